@@ -1,0 +1,28 @@
+"""muggins_env: PettingZoo AEC environments for the Muggins family of traditional games."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__version__ = "0.1.0"
+
+#: every env id of the suite (modules ``muggins_env.<id>``)
+ENV_NAMES = ["muggins_cards_v0"]
+
+
+def _module(name: str):
+    if name not in ENV_NAMES:
+        raise ValueError(f"unknown env {name!r}; known envs: {', '.join(ENV_NAMES)}")
+    return importlib.import_module(f"muggins_env.{name}")
+
+
+def make(name: str, raw: bool = False, **options: Any):
+    """``make("cribbage_v0", num_players=2)``: the wrapped env (``raw=True`` for ``raw_env``)."""
+    mod = _module(name)
+    return mod.raw_env(**options) if raw else mod.env(**options)
+
+
+def game_class(name: str):
+    """The kernel ``Game`` class behind an env id (rules without the RL API)."""
+    return _module(name).raw_env.game_cls

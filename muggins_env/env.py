@@ -1,0 +1,199 @@
+"""ONE generic PettingZoo AEC adapter over any game of the kernel.
+
+It knows nothing of any one game: it asks the kernel ``State`` whose turn it is, what is
+legal, what each player sees and what each step paid, and handles once, for every game,
+what PettingZoo expects: agent names, cached spaces, dead-agent steps, cumulative rewards,
+illegal actions, ``skip_forced``, rigged deals through ``reset(options={"deal": ...})``,
+seeding, rendering and the full-state view.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .kernel.game import Game, IllegalActionError, State
+
+#: options the adapter takes itself; every other keyword goes to the game
+ADAPTER_OPTIONS = ("render_mode", "skip_forced", "readable_infos")
+RESET_OPTIONS = ("deal",)
+
+
+class KernelAECEnv(AECEnv):
+    """PettingZoo ``AECEnv`` over a kernel game. Subclass with ``game_cls`` and ``metadata``."""
+
+    game_cls: ClassVar[type[Game]]
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "kernel_env",
+                                          "is_parallelizable": False}
+
+    def __init__(self, render_mode: str | None = None, skip_forced: bool = False,
+                 readable_infos: bool = True, **options: Any) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r} is not supported; allowed: None, "
+                             + ", ".join(map(repr, self.metadata["render_modes"])))
+        for name, value in (("skip_forced", skip_forced), ("readable_infos", readable_infos)):
+            if not isinstance(value, bool):
+                raise ValueError(f"option {name}={value!r} is not allowed; allowed values: True, False")
+        self.render_mode = render_mode
+        self.skip_forced = skip_forced
+        self.readable_infos = readable_infos
+        self.game = self.game_cls(**options)
+        n, a = self.game.num_players, self.game.num_actions
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(self.game.observation_low, self.game.observation_high,
+                                      (self.game.observation_size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (a,), np.int8),
+        })
+        self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(a) for agent in self.possible_agents}
+        self._no_mask = np.zeros(a, dtype=np.int8)
+        self._no_mask.flags.writeable = False
+        self._seed_rng: np.random.Generator | None = None
+        self._state: State | None = None
+        self._mask = self._no_mask
+
+    # -- spaces ----------------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # -- episode ---------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        options = dict(options or {})
+        # PettingZoo's api_test probes reset with options={"options": 1}; accept only that key.
+        options.pop("options", None)
+        unknown = sorted(set(options) - set(RESET_OPTIONS))
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {', '.join(map(repr, unknown))}; "
+                             f"known reset options: {', '.join(RESET_OPTIONS)}")
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+        elif self._seed_rng is None:
+            self._seed_rng = np.random.default_rng()
+        game_seed = int(self._seed_rng.integers(2**63 - 1))
+        self._state = self.game.new_initial_state(seed=game_seed, deal=options.get("deal"))
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
+        self._skip_agent_selection = None
+        gained = self._skip_forced_moves() if self.skip_forced else None
+        if gained is not None:
+            self.rewards = {agent: float(gained[i]) for agent, i in self._index.items()}
+            self._accumulate_rewards()
+        self._sync()
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self._state
+        if self._index[agent] != state.current_player():  # cannot happen through agent_iter
+            raise IllegalActionError(f"{agent} acted out of turn; it is player_{state.current_player()}'s turn")
+        state.apply(state.check_legal(action))
+        gained = state.rewards()
+        if self.skip_forced:
+            more = self._skip_forced_moves()
+            if more is not None:
+                gained = gained + more
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: float(gained[i]) for a, i in self._index.items() if a in self.rewards}
+        self._accumulate_rewards()
+        self._sync()
+        if self.render_mode == "human":
+            self.render()
+
+    def _skip_forced_moves(self) -> np.ndarray | None:
+        """Apply every decision that has a single legal action; return the rewards they paid."""
+        state = self._state
+        total = None
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if len(legal) != 1:
+                break
+            state.apply(legal[0])
+            r = state.rewards()
+            total = r.copy() if total is None else total + r
+        return total
+
+    def _sync(self) -> None:
+        """Refresh agent_selection, end flags, the cached mask and infos after the state moved."""
+        state = self._state
+        if state.is_terminal():
+            flags = self.truncations if state.is_truncated() else self.terminations
+            for agent in self.agents:
+                flags[agent] = True
+            self._mask = self._no_mask
+            for agent in self.agents:
+                self.infos[agent] = {"action_mask": self._no_mask}
+            if getattr(self, "agent_selection", None) not in self.agents:
+                self.agent_selection = self.agents[0]
+            return
+        player = state.current_player()
+        self.agent_selection = self.possible_agents[player]
+        self._mask = state.legal_actions_mask()
+        for agent in self.agents:
+            self.infos[agent] = {"action_mask": self._no_mask}
+        info = {"action_mask": self._mask}
+        if self.readable_infos:
+            info["phase"] = state.phase_name()
+            info["legal_moves"] = {int(a): state.action_to_string(int(a)) for a in np.flatnonzero(self._mask)}
+            info["view"] = state.public_view(player)
+        self.infos[self.agent_selection] = info
+
+    # -- views -----------------------------------------------------------------------------------
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        i = self._index[agent]
+        mask = self._mask if agent == self.agent_selection and not self._state.is_terminal() else self._no_mask
+        return {"observation": self._state.observation(i), "action_mask": mask.copy()}
+
+    def state(self) -> dict:
+        """The full state (hidden cards included), for centralised critics and debugging."""
+        return self._state.full_state()
+
+    @property
+    def kernel_state(self) -> State:
+        """The rules state behind the env (hidden cards included): not a player's view."""
+        return self._state
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self._state.render() if self._state is not None else "(not reset)"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    def __str__(self) -> str:
+        return self.metadata["name"]
+
+
+def wrapped(raw_cls: type[KernelAECEnv]):
+    """The ``env()`` factory of a game module, wrapped as PettingZoo classic envs are:
+    an illegal action ends the episode with -1 for the offender instead of raising."""
+
+    def env(**options: Any) -> AECEnv:
+        e = raw_cls(**options)
+        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+        e = wrappers.AssertOutOfBoundsWrapper(e)
+        e = wrappers.OrderEnforcingWrapper(e)
+        return e
+
+    env.__doc__ = f"The wrapped {raw_cls.metadata['name']} AEC env (PettingZoo classic wrappers)."
+    return env

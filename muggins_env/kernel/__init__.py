@@ -1,0 +1,12 @@
+"""The shared rules kernel: cards, tiles, seats, options and the Game/State protocol."""
+
+from .cards import (NUM_CARDS, RANK, SUIT, card_id, check_all_once, format_card, format_cards,
+                    parse_card, parse_cards, rank_of, suit_of)
+from .game import TERMINAL, Game, GameFacts, IllegalActionError, State
+from .options import Option, int_range, resolve_options
+from .rewards import win_loss_rewards
+from .seats import (absolute_seat, clockwise_from_left, first_clockwise, left_of, num_teams,
+                    opponents_clockwise, relative_seat, team_of, teammates)
+from .tiles import format_tile, format_tiles, num_tiles, parse_tile, parse_tiles, tile_id
+
+__all__ = [name for name in dir() if not name.startswith("_")]

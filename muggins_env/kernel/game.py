@@ -1,0 +1,145 @@
+"""The Game / State protocol every game of the suite implements (pgx- and OpenSpiel-style).
+
+A ``Game`` holds the validated options and the facts of one configuration (players,
+actions, observation size); ``Game.new_initial_state(seed, deal)`` starts an episode.
+A ``State`` is a pure rules state machine: it knows nothing of PettingZoo or RL.
+Chance is explicit: every shuffle or cut comes from ``state.rng``, a seeded
+``numpy.random.Generator`` owned by the state, so a seed fixes the episode given the actions.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any, ClassVar, Mapping
+
+import numpy as np
+
+from .options import Option, resolve_options
+
+TERMINAL = -1  # current_player() once the episode is over
+
+
+class IllegalActionError(ValueError):
+    """An action outside the legal mask: names the action and the legal ones."""
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """The declaration that opens each game module (OpenSpiel's GameType/GameInfo)."""
+
+    name: str  # env id, e.g. "cribbage_v0"
+    long_name: str
+    min_players: int
+    max_players: int
+    zero_sum: bool  # returns sum to 0 over the players
+    min_utility: float
+    max_utility: float
+
+
+class Game:
+    """A game configuration. Subclasses declare ``FACTS`` and ``OPTIONS`` and set, in
+    ``__init__``, ``num_players``, ``num_actions`` and ``observation_size``."""
+
+    FACTS: ClassVar[GameFacts]
+    OPTIONS: ClassVar[Mapping[str, Option]]
+    #: bounds of every observation entry (the adapter's Box)
+    observation_low: float = 0.0
+    observation_high: float = 1.0
+    num_players: int
+    num_actions: int
+    observation_size: int
+    #: an upper bound on decisions in one episode (None when only truncation bounds it)
+    max_game_length: int | None = None
+
+    def __init__(self, **options: Any) -> None:
+        self.options = resolve_options(self.OPTIONS, options, self.FACTS.name)
+
+    def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> "State":
+        raise NotImplementedError
+
+    def action_name(self, action: int) -> str:
+        """A short readable name of an action index, independent of any state."""
+        return str(action)
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"{type(self).__name__}({opts})"
+
+
+class State:
+    """One position of one game. Subclasses implement the methods that raise here."""
+
+    game: Game
+    rng: np.random.Generator
+
+    # -- whose turn and what they may do ------------------------------------------------
+    def current_player(self) -> int:
+        raise NotImplementedError
+
+    def legal_actions_mask(self) -> np.ndarray:
+        """int8 array of ``game.num_actions``: 1 where the action is legal for the player to act."""
+        raise NotImplementedError
+
+    def legal_actions(self) -> list[int]:
+        return np.flatnonzero(self.legal_actions_mask()).tolist()
+
+    def apply(self, action: int) -> None:
+        """Apply the current player's action (and any chance events that follow it)."""
+        raise NotImplementedError
+
+    def check_legal(self, action: Any) -> int:
+        """Shared guard for ``apply``: a clear error instead of an IndexError deep inside."""
+        if self.is_terminal():
+            raise IllegalActionError(f"action {action!r} given, but the episode is over")
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(f"action {action!r} is not an int action index")
+        a = int(action)
+        mask = self.legal_actions_mask()
+        if not 0 <= a < len(mask) or not mask[a]:
+            legal = ", ".join(f"{i} ({self.action_to_string(i)})" for i in np.flatnonzero(mask))
+            raise IllegalActionError(
+                f"illegal action {action!r} for player {self.current_player()} "
+                f"in phase {self.phase_name()!r}; legal actions: {legal}")
+        return a
+
+    # -- episode end and rewards ------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        raise NotImplementedError
+
+    def is_truncated(self) -> bool:
+        """True when the episode ended by the move limit rather than by the rules."""
+        return False
+
+    def rewards(self) -> np.ndarray:
+        """Per-player rewards of the last ``apply`` (float64 array of num_players)."""
+        raise NotImplementedError
+
+    def returns(self) -> np.ndarray:
+        """Per-player sum of rewards since the start of the episode."""
+        raise NotImplementedError
+
+    # -- views --------------------------------------------------------------------------------
+    def observation(self, player: int) -> np.ndarray:
+        """float32 vector of ``game.observation_size``: only what ``player`` may know."""
+        raise NotImplementedError
+
+    def phase_name(self) -> str:
+        return ""
+
+    def action_to_string(self, action: int) -> str:
+        return self.game.action_name(action)
+
+    def public_view(self, player: int) -> dict:
+        """A readable dict of what ``player`` may know (for heuristic and human agents)."""
+        return {}
+
+    def render(self) -> str:
+        raise NotImplementedError
+
+    def full_state(self) -> dict:
+        """Everything, hidden cards included: for centralised critics and debugging only."""
+        raise NotImplementedError
+
+    def clone(self) -> "State":
+        return copy.deepcopy(self)

@@ -1,0 +1,28 @@
+"""Shared end-of-game reward rule (RULES.md decisions): winners share +1, the rest share -1."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+
+def win_loss_rewards(n: int, winners: Sequence[int], teams: Sequence[int] | None = None) -> np.ndarray:
+    """Zero-sum outcome per seat: the winning sides split +1, the other sides split -1.
+
+    With one winner among n sides that is +1 and -1/(n-1) each (RULES.md §1.4, §2.7);
+    with ``teams`` (team index per seat) the sides are teams and every seat gets its side's
+    value (partnerships: +1 / -1). No winners (a draw) gives 0 to all.
+    """
+    out = np.zeros(n)
+    if not len(winners):
+        return out
+    side = list(teams) if teams is not None else list(range(n))
+    sides = sorted(set(side))
+    win_sides = {side[w] for w in winners}
+    lose = len(sides) - len(win_sides)
+    if lose == 0:
+        return out
+    for s in range(n):
+        out[s] = 1.0 / len(win_sides) if side[s] in win_sides else -1.0 / lose
+    return out
