@@ -143,3 +143,10 @@ class State:
 
     def clone(self) -> "State":
         return copy.deepcopy(self)
+
+    def resample_hidden(self, player: int, rng: np.random.Generator) -> "State":
+        """A clone in which everything ``player`` cannot see (opponents' hands, stock order,
+        the boneyard, the widow, the pack) is re-dealt at random, consistently with what
+        ``player`` knows: cards seen played or shown stay, counts stay, and
+        ``observation(player)`` is unchanged. Used by search agents and the leak test."""
+        raise NotImplementedError
