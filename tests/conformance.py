@@ -58,6 +58,10 @@ def check_info_leak(state: State, seed: int, max_decisions: int = 300, samples: 
                 other = state.resample_hidden(p, rng)
                 assert np.array_equal(other.observation(p), before), (
                     f"player {p}'s observation changed when only hidden cards changed:\n{state.render()}")
+                assert repr(other.public_view(p)) == repr(state.public_view(p)), (
+                    f"player {p}'s readable view changed when only hidden cards changed")
+                if p == state.current_player():
+                    assert np.array_equal(other.legal_actions_mask(), state.legal_actions_mask())
                 if repr(other.full_state()) != repr(state.full_state()):
                     changed += 1
         legal = state.legal_actions()
