@@ -1,0 +1,486 @@
+"""Muggins, the Victorian card game of neighbouring ranks (RULES.md §1): pure rules.
+
+Facts: 3-7 players; 52 cards all dealt into face-down personal stocks plus 1-4 face-up
+common piles; a card *fits* a pile whose top rank differs by exactly 1 (no wrap).
+Zero-sum: winner +1, the others -1/(n-1); a hand truncated at ``max_turns`` pays 0.
+Chance: only the shuffle and the first dealer, both from ``state.rng`` at the start.
+Longest episode: ``max_turns`` turns of at most 1 + (n-1) + 1 decisions each.
+
+Action indices (``Discrete(13)``, a contract):
+  0-3   place the exposed card on common pile i (in the order of the deal's ``commons``)
+  4-9   place it on the discard of the opponent at relative seat 1-6 (4 = left neighbour)
+  10    place it on one's own discard
+  11    pass (an observer lets the placement stand)      -- ``mistakes=True`` only
+  12    call "Muggins!" on the placement under review     -- ``mistakes=True`` only
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from ..kernel.cards import NUM_CARDS, RANK_LIST, check_all_once, format_card, parse_card
+from ..kernel.game import TERMINAL, Game, GameFacts, State
+from ..kernel.options import Option, int_range
+from ..kernel.rewards import win_loss_rewards
+from ..kernel.seats import clockwise_from_left
+
+FACTS = GameFacts(name="muggins_cards_v0", long_name="Muggins (card game)", min_players=3,
+                  max_players=7, zero_sum=True, min_utility=-1.0, max_utility=1.0)
+
+# -- action indices ---------------------------------------------------------------------------
+MAX_COMMONS = 4
+COMMON_PILE = 0  # + pile index 0..3
+OPPONENT_DISCARD = 4  # + relative seat - 1 (relative seats 1..6)
+OWN_DISCARD = 10
+PASS = 11
+CALL = 12
+NUM_ACTIONS = 13
+
+#: cards each and number of common piles, per player count (RULES.md §1.1)
+TABLE = {3: (17, 1), 4: (12, 4), 5: (10, 2), 6: (8, 4), 7: (7, 3)}
+
+# -- phases -------------------------------------------------------------------------------------
+PLACE, REVIEW, RECHOOSE, OVER = 0, 1, 2, 3
+PHASE_NAMES = ("place", "call", "rechoose", "over")
+
+
+def fits(card_a: int, card_b: int) -> bool:
+    """Neighbouring ranks: A fits 2, K fits Q; equal ranks and K-A never fit."""
+    return abs(RANK_LIST[card_a] - RANK_LIST[card_b]) == 1
+
+
+class MugginsCardsGame(Game):
+    FACTS = FACTS
+    OPTIONS = {
+        "num_players": Option(4, allowed=(3, 4, 5, 6, 7), doc="players, 3-7"),
+        "mistakes": Option(False, allowed=(False, True),
+                           doc="offer every physical placement and a call phase after each"),
+        "max_turns": Option(1000, check=int_range(1), doc="turns before the hand is a draw"),
+    }
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.num_players = n = self.options["num_players"]
+        self.mistakes = self.options["mistakes"]
+        self.max_turns = self.options["max_turns"]
+        self.num_actions = NUM_ACTIONS
+        self.max_game_length = self.max_turns * (n + 1)
+        o = {}
+        o["exposed"] = 13  # rank of the card in play (turned up, or under review)
+        o["commons"] = MAX_COMMONS * 14  # per pile: present flag + top rank
+        o["seats"] = n * 15  # per relative seat: discard top rank, stock size, discard size
+        o["to_act"] = n  # relative seat of the player to decide
+        o["phase"] = 3
+        o["placer"] = n  # relative seat of the player whose card is in play
+        o["review"] = OWN_DISCARD + 1  # destination of the placement under review (relative)
+        o["seen"] = 13  # count of each rank lying face up on any pile
+        o["clock"] = 1  # turns played / max_turns
+        self.observation_layout = o
+        self.observation_size = sum(o.values())
+
+    def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> "MugginsCardsState":
+        return MugginsCardsState(self, seed, deal)
+
+    def action_name(self, action: int) -> str:
+        if COMMON_PILE <= action < COMMON_PILE + MAX_COMMONS:
+            return f"common pile {action - COMMON_PILE}"
+        if OPPONENT_DISCARD <= action < OWN_DISCARD:
+            return f"discard of the opponent at relative seat {action - OPPONENT_DISCARD + 1}"
+        return {OWN_DISCARD: "own discard", PASS: "pass", CALL: "Muggins!"}.get(action, f"action {action}")
+
+
+class MugginsCardsState(State):
+    def __init__(self, game: MugginsCardsGame, seed: int | None, deal: Mapping | None) -> None:
+        self.game = game
+        self.n = n = game.num_players
+        self.rng = np.random.default_rng(seed)
+        self.turns = 0
+        self.winner = -1
+        self.truncated = False
+        self._rewards = np.zeros(n)
+        self._returns = np.zeros(n)
+        self.seen = [False] * NUM_CARDS  # cards that have been face up (known to all)
+        if deal is None:
+            self._deal_random()
+        else:
+            self._deal_rigged(deal)
+        for pile in self.commons:
+            for c in pile:
+                self.seen[c] = True
+        for pile in self.discards:
+            for c in pile:
+                self.seen[c] = True
+        self.player = (self.dealer + 1) % n
+        self.phase = PLACE
+        self.exposed = -1
+        self.review: tuple[int, int, bool, list[int]] | None = None  # placer, action, correct, correct set
+        self.callers: list[int] = []
+        self._begin_turn(self.player)
+
+    # -- the deal ----------------------------------------------------------------------------------
+    def _deal_random(self) -> None:
+        n = self.n
+        each, ncommons = TABLE[n]
+        self.dealer = int(self.rng.integers(n))
+        pack = self.rng.permutation(NUM_CARDS).tolist()
+        self.stocks = [pack[i * each:(i + 1) * each] for i in range(n)]  # top = last element
+        self.commons = [[c] for c in pack[n * each:]]
+        self.discards = [[] for _ in range(n)]
+
+    def _deal_rigged(self, deal: Mapping) -> None:
+        n = self.n
+        if not isinstance(deal, Mapping):
+            raise ValueError(f"deal must be a dict with keys dealer, stocks, commons (discards optional), got {deal!r}")
+        unknown = set(deal) - {"dealer", "stocks", "discards", "commons"}
+        if unknown:
+            raise ValueError(f"unknown deal key(s) {sorted(unknown)}; allowed: dealer, stocks, discards, commons")
+        for key in ("dealer", "stocks", "commons"):
+            if key not in deal:
+                raise ValueError(f"deal is missing {key!r} (format: dealer, stocks, discards (optional), commons)")
+        dealer = deal["dealer"]
+        if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < n:
+            raise ValueError(f"deal dealer={dealer!r} must be a seat 0..{n - 1}")
+        self.dealer = int(dealer)
+
+        def seat_lists(key: str, value: Any) -> list[list[int]]:
+            if not isinstance(value, (list, tuple)) or len(value) != n:
+                raise ValueError(f"deal {key} must be a list of {n} lists (one per seat), got {value!r}")
+            out = []
+            for pile in value:
+                if not isinstance(pile, (list, tuple)):
+                    raise ValueError(f"deal {key}: each seat's pile must be a list of cards, got {pile!r}")
+                out.append([parse_card(c) for c in pile])
+            return out
+
+        stocks = seat_lists("stocks", deal["stocks"])  # top card first
+        discards = seat_lists("discards", deal.get("discards", [[] for _ in range(n)]))  # bottom first
+        commons_in = deal["commons"]
+        if not isinstance(commons_in, (list, tuple)) or not 1 <= len(commons_in) <= MAX_COMMONS:
+            raise ValueError(f"deal commons must be a list of 1..{MAX_COMMONS} piles, got {commons_in!r}")
+        commons = []
+        for pile in commons_in:
+            cards = [parse_card(c) for c in pile] if isinstance(pile, (list, tuple)) else [parse_card(pile)]
+            if not cards:
+                raise ValueError("deal commons: a common pile cannot be empty")
+            commons.append(cards)
+        check_all_once([c for p in stocks + discards + commons for c in p], "deal")
+        for seat in range(n):
+            if not stocks[seat] and not discards[seat]:
+                raise ValueError(f"deal: seat {seat} holds no cards (every player needs a stock or a discard)")
+        self.stocks = [list(reversed(s)) for s in stocks]
+        self.discards = discards
+        self.commons = commons
+
+    # -- turn mechanics ------------------------------------------------------------------------------
+    def _recycle(self, seat: int) -> None:
+        """Turn the discard over as a whole, unshuffled: its oldest card comes out first."""
+        self.stocks[seat] = self.discards[seat][::-1]
+        self.discards[seat] = []
+
+    def _begin_turn(self, seat: int) -> None:
+        if not self.stocks[seat]:
+            self._recycle(seat)
+        self.player = seat
+        self.exposed = self.stocks[seat].pop()
+        self.seen[self.exposed] = True
+        self.phase = PLACE
+
+    def correct_actions(self, seat: int, card: int) -> list[int]:
+        """The destinations RULES.md §1.2 allows, in strict priority."""
+        piles = [COMMON_PILE + i for i, pile in enumerate(self.commons) if fits(card, pile[-1])]
+        if piles:
+            return piles
+        for k in range(1, self.n):
+            d = self.discards[(seat + k) % self.n]
+            if d and fits(card, d[-1]):
+                return [OPPONENT_DISCARD + k - 1]
+        return [OWN_DISCARD]
+
+    def _owner(self, seat: int, action: int) -> int:
+        """Whose discard a placement by ``seat`` goes on (-1 for a common pile)."""
+        if action < OPPONENT_DISCARD:
+            return -1
+        return seat if action == OWN_DISCARD else (seat + action - OPPONENT_DISCARD + 1) % self.n
+
+    def _pile(self, seat: int, action: int) -> list[int]:
+        owner = self._owner(seat, action)
+        return self.commons[action - COMMON_PILE] if owner < 0 else self.discards[owner]
+
+    def _settle(self, seat: int, action: int) -> None:
+        """The placement stands: check the win, then pass the turn (or truncate)."""
+        if action != OWN_DISCARD and not self.stocks[seat] and not self.discards[seat]:
+            self._finish(seat)
+            return
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.turns += 1
+        self.exposed = -1
+        self.review = None
+        if self.turns >= self.game.max_turns:
+            self.truncated = True
+            self.phase = OVER
+            return
+        self._begin_turn((self.player + 1) % self.n)
+
+    def _finish(self, winner: int) -> None:
+        self.winner = winner
+        self.phase = OVER
+        self.exposed = -1
+        self.review = None
+        self._rewards = win_loss_rewards(self.n, [winner])
+        self._returns = self._returns + self._rewards
+
+    def _penalise(self, offender: int) -> None:
+        """Each other player, clockwise from the offender's left, gives the top of their stock
+        to the bottom of the offender's stock; giving one's last card wins (RULES.md §1.4)."""
+        emptied = -1
+        for seat in clockwise_from_left(offender, self.n):
+            if not self.stocks[seat] and self.discards[seat]:
+                self._recycle(seat)
+            if self.stocks[seat]:
+                self.stocks[offender].insert(0, self.stocks[seat].pop())
+                if emptied < 0 and not self.stocks[seat] and not self.discards[seat]:
+                    emptied = seat
+        if emptied >= 0:
+            self._finish(emptied)
+        else:
+            self._next_turn()
+
+    def _correct(self, placer: int, action: int) -> None:
+        self._pile(placer, action).append(self.exposed)
+        self._penalise(placer)
+
+    # -- protocol -----------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.phase == OVER:
+            return TERMINAL
+        if self.phase == REVIEW:
+            return self.callers[0]
+        return self.player
+
+    def legal_actions_mask(self) -> np.ndarray:
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        if self.phase == PLACE:
+            if self.game.mistakes:
+                mask[COMMON_PILE:COMMON_PILE + len(self.commons)] = 1
+                mask[OPPONENT_DISCARD:OPPONENT_DISCARD + self.n - 1] = 1
+                mask[OWN_DISCARD] = 1
+            else:
+                mask[self.correct_actions(self.player, self.exposed)] = 1
+        elif self.phase == REVIEW:
+            mask[PASS] = mask[CALL] = 1
+        elif self.phase == RECHOOSE:
+            mask[self.review[3]] = 1
+        return mask
+
+    def apply(self, action: int) -> None:
+        a = self.check_legal(action)
+        self._rewards = np.zeros(self.n)
+        if self.phase == PLACE:
+            seat, card = self.player, self.exposed
+            correct = self.correct_actions(seat, card)
+            self._pile(seat, a).append(card)
+            if not self.game.mistakes:
+                self._settle(seat, a)
+                return
+            self.review = (seat, a, a in correct, correct)
+            self.callers = clockwise_from_left(seat, self.n)
+            self.phase = REVIEW
+        elif self.phase == REVIEW:
+            placer, placed, correct, correct_set = self.review
+            if a == PASS:
+                self.callers.pop(0)
+                if not self.callers:
+                    self.phase = PLACE
+                    self._settle(placer, placed)
+                return
+            self.callers = []
+            if correct:  # an unfounded call: no effect
+                self.phase = PLACE
+                self._settle(placer, placed)
+                return
+            self._pile(placer, placed).pop()  # the card comes back to be placed correctly
+            if len(correct_set) == 1:
+                self.phase = PLACE
+                self._correct(placer, correct_set[0])
+            else:
+                self.phase = RECHOOSE  # the offender chooses among the fitting common piles again
+        elif self.phase == RECHOOSE:
+            self.phase = PLACE
+            self._correct(self.player, a)
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def is_truncated(self) -> bool:
+        return self.truncated
+
+    def rewards(self) -> np.ndarray:
+        return self._rewards
+
+    def returns(self) -> np.ndarray:
+        return self._returns
+
+    # -- views ----------------------------------------------------------------------------------------
+    def _tops_for_view(self) -> tuple[list[int], list[int]]:
+        """Pile tops as the table shows them; during a review the card in play is shown apart."""
+        commons = [p[-1] for p in self.commons]
+        discards = [d[-1] if d else -1 for d in self.discards]
+        if self.phase == REVIEW:
+            placer, placed, _, _ = self.review
+            pile = self._pile(placer, placed)
+            below = pile[-2] if len(pile) > 1 else -1
+            owner = self._owner(placer, placed)
+            if owner < 0:
+                commons[placed] = below
+            else:
+                discards[owner] = below
+        return commons, discards
+
+    def observation(self, player: int) -> np.ndarray:
+        n = self.n
+        obs = np.zeros(self.game.observation_size, dtype=np.float32)
+        i = 0
+        if self.exposed >= 0:
+            obs[i + RANK_LIST[self.exposed] - 1] = 1
+        i += 13
+        commons, discards = self._tops_for_view()
+        for top in commons:
+            if top >= 0:
+                obs[i] = 1
+                obs[i + RANK_LIST[top]] = 1
+            i += 14
+        i += (MAX_COMMONS - len(commons)) * 14
+        for rel in range(n):
+            seat = (player + rel) % n
+            top = discards[seat]
+            if top >= 0:
+                obs[i + RANK_LIST[top] - 1] = 1
+            obs[i + 13] = len(self.stocks[seat]) / NUM_CARDS
+            obs[i + 14] = len(self.discards[seat]) / NUM_CARDS
+            i += 15
+        if self.phase != OVER:
+            obs[i + (self.current_player() - player) % n] = 1
+            obs[i + n + self.phase] = 1
+            obs[i + n + 3 + (self.player - player) % n] = 1
+        i += n + 3 + n
+        if self.phase == REVIEW:
+            placer, placed, _, _ = self.review
+            obs[i + self._relative_destination(player, placer, placed)] = 1
+        i += OWN_DISCARD + 1
+        seen_ranks = np.bincount([RANK_LIST[c] - 1 for pile in self.commons + self.discards for c in pile],
+                                 minlength=13)
+        obs[i:i + 13] = seen_ranks / 4.0
+        i += 13
+        obs[i] = self.turns / self.game.max_turns
+        return obs
+
+    def _relative_destination(self, observer: int, placer: int, action: int) -> int:
+        """The destination as an action index seen from ``observer``'s seat."""
+        seat = self._owner(placer, action)
+        if seat < 0:
+            return action
+        rel = (seat - observer) % self.n
+        return OWN_DISCARD if rel == 0 else OPPONENT_DISCARD + rel - 1
+
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    def _destination_text(self, seat: int, action: int) -> str:
+        if action < OPPONENT_DISCARD:
+            i = action - COMMON_PILE
+            return f"common pile {i}" + (f" ({format_card(self.commons[i][-1])})" if i < len(self.commons) else "")
+        if action < OWN_DISCARD:
+            target = self._owner(seat, action)
+            d = self.discards[target]
+            return f"discard of player {target}" + (f" ({format_card(d[-1])})" if d else " (empty)")
+        return "own discard"
+
+    def action_to_string(self, action: int) -> str:
+        if action == PASS:
+            return "pass"
+        if action == CALL:
+            return "Muggins!"
+        if self.phase in (PLACE, RECHOOSE) and self.exposed >= 0:
+            return f"{format_card(self.exposed)} → {self._destination_text(self.player, action)}"
+        return self.game.action_name(action)
+
+    def public_view(self, player: int) -> dict:
+        commons, discards = self._tops_for_view()
+        view = {
+            "seat": player,
+            "phase": PHASE_NAMES[self.phase],
+            "to_act": self.current_player(),
+            "turn_player": self.player,
+            "dealer": self.dealer,
+            "card_in_play": self.exposed,
+            "commons": commons,
+            "discard_tops": discards,
+            "stock_sizes": [len(s) for s in self.stocks],
+            "discard_sizes": [len(d) for d in self.discards],
+            "turns": self.turns,
+        }
+        if self.phase == REVIEW:
+            placer, placed, _, _ = self.review
+            owner = self._owner(placer, placed)
+            view["review"] = {"placer": placer, "action": placed, "card": self.exposed,
+                              "common_pile": placed if owner < 0 else -1, "discard_of": owner}
+        return view
+
+    def render(self) -> str:
+        def top(pile: list[int]) -> str:
+            return format_card(pile[-1]) if pile else "--"
+
+        lines = [f"Muggins (cards), {self.n} players, dealer {self.dealer}, turn {self.turns}, "
+                 f"phase {PHASE_NAMES[self.phase]}"]
+        lines.append("common piles: " + "  ".join(f"[{i}] {top(p)}" for i, p in enumerate(self.commons)))
+        for s in range(self.n):
+            mark = ">" if s == self.current_player() else " "
+            lines.append(f"{mark} player {s}: stock {len(self.stocks[s]):2d} cards, "
+                         f"discard {top(self.discards[s])} ({len(self.discards[s])} cards)")
+        if self.exposed >= 0:
+            lines.append(f"card in play: {format_card(self.exposed)} (player {self.player})")
+        if self.review is not None:
+            placer, placed, _, _ = self.review
+            lines.append(f"under review: player {placer} put it on {self._destination_text(placer, placed)}")
+        if self.phase == OVER:
+            lines.append("result: " + (f"player {self.winner} wins" if self.winner >= 0 else "draw (move limit)"))
+        return "\n".join(lines)
+
+    def full_state(self) -> dict:
+        return {
+            "dealer": self.dealer, "phase": PHASE_NAMES[self.phase], "player": self.player,
+            "to_act": self.current_player(), "card_in_play": self.exposed, "turns": self.turns,
+            "stocks": [s[::-1] for s in self.stocks],  # top first
+            "discards": [list(d) for d in self.discards],
+            "commons": [list(p) for p in self.commons],
+            "review": list(self.review[:3]) if self.review else None,
+            "callers": list(self.callers), "winner": self.winner, "truncated": self.truncated,
+        }
+
+    def clone(self) -> "MugginsCardsState":
+        c = object.__new__(MugginsCardsState)
+        c.__dict__.update(self.__dict__)
+        c.rng = np.random.Generator(type(self.rng.bit_generator)())
+        c.rng.bit_generator.state = self.rng.bit_generator.state
+        c.stocks = [list(s) for s in self.stocks]
+        c.discards = [list(d) for d in self.discards]
+        c.commons = [list(p) for p in self.commons]
+        c.seen = list(self.seen)
+        c.callers = list(self.callers)
+        c._rewards = self._rewards.copy()
+        c._returns = self._returns.copy()
+        return c
+
+    def resample_hidden(self, player: int, rng: np.random.Generator) -> "MugginsCardsState":
+        """Only face-down stock cards never seen are unknown (to everyone, the owner too):
+        shuffle them among their places; seen cards and every count stay."""
+        c = self.clone()
+        places = [(s, i) for s in range(self.n) for i, card in enumerate(c.stocks[s]) if not c.seen[card]]
+        cards = [c.stocks[s][i] for s, i in places]
+        for (s, i), card in zip(places, rng.permutation(cards).tolist()):
+            c.stocks[s][i] = card
+        return c

@@ -1,0 +1,65 @@
+"""# Muggins (card game) — `muggins_cards_v0`
+
+The Victorian family game of neighbouring ranks (RULES.md §1). Each player turns up the top
+card of a face-down personal stock and must place it: on a common pile it fits (ranks
+differing by exactly 1, no wrap; the player chooses among several), else on the first
+opponent discard clockwise whose top it fits, else on their own discard. The first player
+to place their last card correctly wins. With `mistakes=True` any physical placement is
+allowed and the others may call "Muggins!": a founded call moves the card and each other
+player gives the offender the top card of their stock.
+
+| | |
+|---|---|
+| players | 3–7 (`num_players`, default 4) |
+| actions | `Discrete(13)` |
+| observation | `Box(0, 1, (N,), float32)` + `action_mask` `Box(0, 1, (13,), int8)` |
+| rewards | winner +1, others −1/(n−1); a truncated hand 0 to all |
+| version | v0 |
+
+## Actions
+| index | meaning |
+|---|---|
+| 0–3 | put the card in play on common pile *i* (order of the deal's `commons`) |
+| 4–9 | put it on the discard of the opponent at relative seat 1–6 (4 = left neighbour) |
+| 10 | put it on one's own discard |
+| 11 | pass (an observer lets the placement stand; `mistakes=True` only) |
+| 12 | call "Muggins!" on the placement under review (`mistakes=True` only) |
+
+With `mistakes=False` the mask holds only the correct destinations, so most turns are
+forced (one legal action); `skip_forced=True` hides those and agents see only the choice
+between fitting common piles.
+
+## Observation (relative to the observer's seat, all in [0, 1])
+card in play rank (13) · 4 common piles × (present, top rank 13) · per relative seat
+(self first): discard top rank (13), stock size/52, discard size/52 · seat to act (n) ·
+phase place/call/rechoose (3) · seat whose card is in play (n) · destination under review
+as a relative action index (11) · count of each rank face up on any pile /4 (13) ·
+turns/max_turns. During a review the piles are shown as before the placement, the card in
+play apart. Never any stock's order or contents (the owner's included).
+
+## Options
+| option | default | allowed |
+|---|---|---|
+| `num_players` | 4 | 3–7 |
+| `mistakes` | False | True: every physical placement is offered and a call phase follows each |
+| `max_turns` | 1000 | int ≥ 1: the hand is then truncated as a draw |
+| `skip_forced` | False | apply single-action decisions automatically |
+| `render_mode` | None | "ansi", "human" |
+
+## Rigged deal
+`reset(options={"deal": {"dealer": 3, "stocks": [[top, ...], ...], "discards": [[bottom, ...],
+...], "commons": ["5♣", ["9♦", "K♥"], ...]}})`: stocks top card first, discards bottom
+first (optional), 1–4 common piles each a card or a list bottom first; cards as ids or
+strings; all 52 cards exactly once.
+"""
+
+from .env import KernelAECEnv, wrapped
+from .games.muggins_cards import MugginsCardsGame
+
+
+class raw_env(KernelAECEnv):
+    game_cls = MugginsCardsGame
+    metadata = {"render_modes": ["ansi", "human"], "name": "muggins_cards_v0", "is_parallelizable": False}
+
+
+env = wrapped(raw_env)
