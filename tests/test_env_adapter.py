@@ -1,0 +1,137 @@
+"""The generic AEC adapter (env.py), exercised through muggins_cards_v0: errors, illegal
+actions raw and wrapped, infos, rendering, state(), pickling, seeding, make/ENV_NAMES."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+import muggins_env
+from muggins_env.kernel.game import IllegalActionError
+from muggins_env.muggins_cards_v0 import env as wrapped_env
+from muggins_env.muggins_cards_v0 import raw_env
+
+
+def test_unknown_option_and_bad_value_are_clear_errors():
+    with pytest.raises(ValueError, match="unknown option.*'colour'.*known options: num_players, mistakes, max_turns"):
+        raw_env(colour="red")
+    with pytest.raises(ValueError, match="num_players=8.*allowed values: 3, 4, 5, 6, 7"):
+        raw_env(num_players=8)
+    with pytest.raises(ValueError, match="render_mode='rgb_array'"):
+        raw_env(render_mode="rgb_array")
+    with pytest.raises(ValueError, match="skip_forced='yes'"):
+        raw_env(skip_forced="yes")
+
+
+def test_unknown_reset_option_is_refused():
+    with pytest.raises(ValueError, match="unknown reset option.*'dael'.*known reset options: deal"):
+        raw_env().reset(options={"dael": {}})
+
+
+def test_illegal_action_raises_from_raw_env_and_changes_nothing():
+    e = raw_env(mistakes=False)
+    e.reset(seed=2)
+    before = e.state()
+    legal = set(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]).tolist())
+    bad = next(a for a in range(13) if a not in legal)
+    with pytest.raises(IllegalActionError, match=rf"illegal action {bad} .*legal actions: "):
+        e.step(bad)
+    for junk in (13, -1, "0", 1.5, None):
+        with pytest.raises(ValueError):
+            e.step(junk)
+    assert e.state() == before
+
+
+def test_wrapped_env_ends_the_episode_with_a_penalty_for_an_illegal_action():
+    e = wrapped_env(mistakes=False)
+    e.reset(seed=2)
+    agent = e.agent_selection
+    mask = e.observe(agent)["action_mask"]
+    bad = int(np.flatnonzero(mask == 0)[0])
+    e.step(bad)  # no exception: PettingZoo's convention (TerminateIllegalWrapper)
+    assert all(e.terminations.values())
+    assert e.rewards[agent] == -1
+
+
+def test_infos_carry_the_mask_and_a_readable_view_only_for_the_player_to_act():
+    e = raw_env(mistakes=True)
+    e.reset(seed=1)
+    me = e.agent_selection
+    info = e.infos[me]
+    assert np.array_equal(info["action_mask"], e.observe(me)["action_mask"])
+    assert info["phase"] == "place"
+    assert set(info["legal_moves"]) == set(np.flatnonzero(info["action_mask"]).tolist())
+    assert all("→" in text for text in info["legal_moves"].values())
+    others = [a for a in e.agents if a != me]
+    for a in others:
+        assert e.infos[a]["action_mask"].sum() == 0 and e.observe(a)["action_mask"].sum() == 0
+    quiet = raw_env(readable_infos=False)
+    quiet.reset(seed=1)
+    assert set(quiet.infos[quiet.agent_selection]) == {"action_mask"}
+
+
+def test_observation_mask_is_a_copy():
+    e = raw_env()
+    e.reset(seed=1)
+    obs = e.observe(e.agent_selection)
+    obs["action_mask"][:] = 0
+    assert e.observe(e.agent_selection)["action_mask"].sum() >= 1
+
+
+def test_render_ansi_and_human(capsys):
+    e = raw_env(render_mode="ansi")
+    e.reset(seed=1)
+    text = e.render()
+    assert "common piles" in text and any(s in text for s in "♣♦♥♠")
+    h = raw_env(render_mode="human")
+    h.reset(seed=1)
+    assert h.render() is None
+    assert "common piles" in capsys.readouterr().out
+
+
+def test_state_is_the_full_state_apart_from_observations():
+    e = raw_env()
+    e.reset(seed=1)
+    s = e.state()
+    assert {"stocks", "discards", "commons"} <= set(s)
+    assert sum(len(x) for x in s["stocks"]) + sum(len(p) for p in s["commons"]) == 51  # + card in play
+
+
+def test_pickle_round_trip_continues_identically():
+    e = raw_env(mistakes=True)
+    e.reset(seed=9)
+    e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    c = pickle.loads(pickle.dumps(e))
+    for env in (e, c):
+        for _ in range(5):
+            env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[-1]))
+    assert e.state() == c.state()
+
+
+def test_same_seed_same_deal_and_unseeded_resets_follow_the_first_seed():
+    a, b = raw_env(), raw_env()
+    a.reset(seed=5)
+    b.reset(seed=5)
+    assert a.state() == b.state()
+    a.reset()
+    b.reset()
+    assert a.state() == b.state()
+    c = raw_env()
+    c.reset(seed=6)
+    assert c.state() != raw_env_state(5)
+
+
+def raw_env_state(seed):
+    e = raw_env()
+    e.reset(seed=seed)
+    return e.state()
+
+
+def test_make_and_env_names():
+    assert "muggins_cards_v0" in muggins_env.ENV_NAMES
+    e = muggins_env.make("muggins_cards_v0", num_players=5)
+    e.reset(seed=0)
+    assert e.num_agents == 5 and e.unwrapped.metadata["name"] == "muggins_cards_v0"
+    assert isinstance(muggins_env.make("muggins_cards_v0", raw=True), raw_env)
+    with pytest.raises(ValueError, match="unknown env 'chess_v0'; known envs: .*muggins_cards_v0"):
+        muggins_env.make("chess_v0")
