@@ -1,0 +1,29 @@
+# The two quick-start commands (`make demo`, `make test`) create .venv and install everything
+# on a fresh machine: torch from the local CPU build torch==2.13.0 first, then the package.
+VENV ?= .venv
+PYTHON ?= python3
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: install demo test bench lint clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet -e ".[train,dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(PY) -m muggins_env.demo
+
+test: $(STAMP)
+	$(PY) -m pytest -q -n 2
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check muggins_env agents train eval tests benchmarks
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
