@@ -70,11 +70,11 @@ def aec_game(env, rng: random.Random):
         env.reset(seed=rng.randrange(2**31))
         n = 0
         for _ in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
+            obs, _, term, trunc, info = env.last()
             if term or trunc:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
+            legal = np.flatnonzero(obs["action_mask"] if isinstance(obs, dict) else info["action_mask"])
             env.step(int(legal[rng.randrange(len(legal))]))
             n += 1
         return n
