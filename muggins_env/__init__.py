@@ -26,3 +26,16 @@ def make(name: str, raw: bool = False, **options: Any):
 def game_class(name: str):
     """The kernel ``Game`` class behind an env id (rules without the RL API)."""
     return _module(name).raw_env.game_cls
+
+
+def _register_with_pettingzoo() -> None:
+    """``pettingzoo.make("aec", "muggins_env/cribbage_v0")`` where PettingZoo has a registry."""
+    try:
+        from pettingzoo import register
+    except ImportError:  # PettingZoo before its registry: make() above still works
+        return
+    for name in ENV_NAMES:
+        register("aec", f"muggins_env/{name}", entry_point=f"muggins_env.{name}:env")
+
+
+_register_with_pettingzoo()

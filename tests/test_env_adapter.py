@@ -135,3 +135,12 @@ def test_make_and_env_names():
     assert isinstance(muggins_env.make("muggins_cards_v0", raw=True), raw_env)
     with pytest.raises(ValueError, match="unknown env 'chess_v0'; known envs: .*muggins_cards_v0"):
         muggins_env.make("chess_v0")
+
+
+def test_registered_in_pettingzoo_registry():
+    pettingzoo = pytest.importorskip("pettingzoo")
+    if not hasattr(pettingzoo, "register"):
+        pytest.skip("this PettingZoo has no registry")
+    e = pettingzoo.make("aec", "muggins_env/muggins_cards_v0", num_players=3)
+    e.reset(seed=0)
+    assert e.num_agents == 3 and e.unwrapped.metadata["name"] == "muggins_cards_v0"
