@@ -1,0 +1,180 @@
+"""Trained PPO policies as agents (the spec ``ppo:path``).
+
+A MaskablePPO ``MlpPolicy`` (flatten -> policy MLP -> action logits) is run in numpy: no
+torch at play time, ~10 us per decision, and it is what the self-play pool uses for frozen
+snapshots of the learner. Illegal actions get probability 0 (their logits are masked).
+
+``load_ppo_agent(path, game_id, options)`` accepts a run directory (``model.zip`` and its
+``model.npz`` in it), a ``.zip`` saved by sb3-contrib, or a ``.npz`` written by
+``NumpyPolicy.save``; it checks that the policy fits the game's observation and action sizes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ACTIVATIONS = {
+    "tanh": np.tanh,
+    "relu": lambda x: np.maximum(x, 0.0),
+    "identity": lambda x: x,
+}
+_TORCH_ACTIVATIONS = {"Tanh": "tanh", "ReLU": "relu", "Identity": "identity"}
+
+
+class NumpyPolicy:
+    """The actor of a MaskablePPO MlpPolicy: ``layers`` of (W, b) then the action head."""
+
+    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], head: tuple[np.ndarray, np.ndarray],
+                 activation: str = "tanh") -> None:
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"activation {activation!r} is not supported; allowed: {', '.join(ACTIVATIONS)}")
+        self.layers = [(np.ascontiguousarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
+        self.head = (np.ascontiguousarray(head[0], np.float32), np.asarray(head[1], np.float32))
+        self.activation = activation
+        self._act = ACTIVATIONS[activation]
+        self.obs_size = self.layers[0][0].shape[1] if self.layers else self.head[0].shape[1]
+        self.num_actions = self.head[0].shape[0]
+        # transposed copies: x @ W.T is the hot path
+        self._t = [(w.T.copy(), b) for w, b in self.layers]
+        self._head_t = (self.head[0].T.copy(), self.head[1])
+
+    @classmethod
+    def from_sb3(cls, policy: Any) -> NumpyPolicy:
+        """From a (Maskable)ActorCriticPolicy with an MLP extractor and a flatten extractor."""
+        sd = {k: v.detach().cpu().numpy() for k, v in policy.state_dict().items()}
+        prefix = "mlp_extractor.policy_net."
+        idx = sorted({int(k[len(prefix):].split(".")[0]) for k in sd if k.startswith(prefix)})
+        layers = [(sd[f"{prefix}{i}.weight"], sd[f"{prefix}{i}.bias"]) for i in idx
+                  if f"{prefix}{i}.weight" in sd]
+        act = _TORCH_ACTIVATIONS.get(getattr(policy, "activation_fn", None).__name__, None)
+        if act is None:
+            raise ValueError(f"unsupported activation {policy.activation_fn!r}; use Tanh or ReLU")
+        return cls(layers, (sd["action_net.weight"], sd["action_net.bias"]), act)
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        x = np.asarray(obs, np.float32)
+        for w, b in self._t:
+            x = self._act(x @ w + b)
+        w, b = self._head_t
+        return x @ w + b
+
+    def probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        z = np.where(np.asarray(mask, bool), self.logits(obs).astype(np.float64), -np.inf)
+        z = np.exp(z - z.max(axis=-1, keepdims=True))
+        return z / z.sum(axis=-1, keepdims=True)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None,
+            deterministic: bool = True) -> int:
+        legal = np.flatnonzero(mask)
+        if len(legal) == 1:
+            return int(legal[0])
+        z = self.logits(obs)[legal]
+        if deterministic or rng is None:
+            return int(legal[int(np.argmax(z))])
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        i = int(np.searchsorted(np.cumsum(p), rng.random()))
+        return int(legal[min(i, len(legal) - 1)])
+
+    # -- persistence -------------------------------------------------------------------------------
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {"activation": np.array(self.activation)}
+        for i, (w, b) in enumerate(self.layers):
+            out[f"w{i}"], out[f"b{i}"] = w, b
+        out["head_w"], out["head_b"] = self.head
+        return out
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> NumpyPolicy:
+        n = sum(1 for k in arrays if k.startswith("w"))
+        layers = [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(n)]
+        return cls(layers, (arrays["head_w"], arrays["head_b"]), str(arrays["activation"]))
+
+    def save(self, path: str | os.PathLike) -> None:
+        np.savez(path, **self.to_arrays())
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> NumpyPolicy:
+        with np.load(path, allow_pickle=False) as data:
+            return cls.from_arrays({k: data[k] for k in data.files})
+
+
+class PPOAgent:
+    """An agent playing a trained policy: the most probable legal action (``deterministic``,
+    the default) or a sample from the masked distribution."""
+
+    needs_info = False
+
+    def __init__(self, policy: NumpyPolicy, deterministic: bool = True, name: str = "ppo") -> None:
+        self.policy = policy
+        self.deterministic = deterministic
+        self.name = name
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator,
+            info: dict | None = None) -> int:
+        return self.policy.act(observation, action_mask, rng, self.deterministic)
+
+    def __repr__(self) -> str:
+        return f"PPOAgent({self.name!r}, deterministic={self.deterministic})"
+
+
+def _resolve(path: Path) -> Path:
+    if path.is_dir():
+        for name in ("model.npz", "policy.npz", "model.zip"):
+            if (path / name).exists():
+                return path / name
+        raise FileNotFoundError(f"no model.npz, policy.npz or model.zip in {path}")
+    if not path.exists() and path.with_suffix(".zip").exists():
+        return path.with_suffix(".zip")
+    if not path.exists():
+        raise FileNotFoundError(f"PPO model {str(path)!r} not found (a run directory, .zip or .npz)")
+    return path
+
+
+def load_policy(path: str | os.PathLike) -> NumpyPolicy:
+    path = _resolve(Path(path))
+    if path.suffix == ".npz":
+        return NumpyPolicy.load(path)
+    sibling = path.with_name(path.stem + ".npz")  # written beside every saved model.zip
+    if sibling.exists() and sibling.stat().st_mtime >= path.stat().st_mtime:
+        return NumpyPolicy.load(sibling)
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(str(path), device="cpu")
+    return NumpyPolicy.from_sb3(model.policy)
+
+
+def model_card(path: str | os.PathLike) -> dict | None:
+    """The ``model_card.json`` of the run a model belongs to, if any."""
+    p = Path(path)
+    for d in ([p] if p.is_dir() else [p.parent, p.parent.parent]):
+        card = d / "model_card.json"
+        if card.exists():
+            return json.loads(card.read_text())
+    return None
+
+
+def load_ppo_agent(path: str | os.PathLike, game_id: str, options: dict | None = None,
+                   deterministic: bool = True) -> PPOAgent:
+    """The agent of spec ``ppo:path`` for ``game_id`` with env ``options``."""
+    from muggins_env import game_class
+
+    policy = load_policy(path)
+    game = game_class(game_id)(**{k: v for k, v in (options or {}).items()
+                                 if k not in ("skip_forced", "render_mode", "readable_infos")})
+    if policy.obs_size != game.observation_size or policy.num_actions != game.num_actions:
+        card = model_card(path) or {}
+        trained = f" (trained on {card.get('game')} {card.get('env_options')})" if card else ""
+        raise ValueError(
+            f"PPO model {str(path)!r}{trained} expects observations of {policy.obs_size} and "
+            f"{policy.num_actions} actions, but {game_id} with options {options or {}} has "
+            f"{game.observation_size} and {game.num_actions}")
+    card = model_card(path)
+    if card and card.get("game") not in (None, game_id):
+        raise ValueError(f"PPO model {str(path)!r} was trained on {card['game']}, not {game_id}")
+    return PPOAgent(policy, deterministic=deterministic, name=f"ppo:{path}")

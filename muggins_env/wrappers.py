@@ -1,0 +1,354 @@
+"""Single-agent views of the multi-agent games, for single-agent RL libraries (SB3).
+
+``SeatEnv``: a ``gymnasium.Env`` in which the learner holds one seat of a kernel game (a
+random seat each episode, or a fixed one) and every other seat is played by an opponent
+drawn from a pool. ``step`` applies the learner's action, then plays the opponents (and,
+with ``skip_forced``, every single-legal-action decision, the learner's included) until the
+learner must choose again or the game ends.
+
+Reward accounting (the contract): the reward of a transition is the sum of
+``state.rewards()[learner]`` over EVERY ``apply`` from the learner's action up to (not
+including) its next decision or the end -- points the opponents score (or make the learner
+lose) during their turns, forced moves, and the terminal outcome all reach the learner's
+transition, each exactly once. Whatever is paid before the learner's first decision of an
+episode is added to the reward of its first step. An episode that ends before the learner
+has any decision (possible with ``skip_forced``) carries no learning signal and is skipped
+by ``reset`` (counted in ``skipped_episodes``) unless ``skip_decisionless=False`` (evaluation:
+then ``reset`` may return a finished episode, whose learner return is ``pending_reward``).
+
+``action_masks()`` lives on the env itself, so that sb3-contrib's ``MaskablePPO`` finds it
+through ``SubprocVecEnv``/``DummyVecEnv`` (``env_method("action_masks")``).
+
+``BatchedSeatVecEnv``: many ``SeatEnv`` games stepped in one process, observations,
+rewards and masks gathered into preallocated arrays; it implements SB3's ``VecEnv``
+(with ``action_masks()``), auto-resets finished games and puts the last observation in
+``infos[i]["terminal_observation"]`` as SB3 expects.
+
+Opponents implement the agent protocol ``act(observation, action_mask, rng, info=None) -> int``;
+an agent whose attribute ``needs_info`` is False is not given the readable view (faster).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Protocol
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from .kernel.game import Game, State
+
+
+class Agent(Protocol):  # the shape SeatEnv relies on (the agents package defines the real one)
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator,
+            info: dict | None = None) -> int: ...
+
+
+class UniformRandomAgent:
+    """Uniform over the legal actions (the opponent used when no pool is given)."""
+
+    needs_info = False
+
+    def act(self, observation, action_mask, rng, info=None) -> int:
+        legal = np.flatnonzero(action_mask)
+        return int(legal[rng.integers(len(legal))])
+
+
+#: ``sampler(rng, learner_seat, num_players) -> {seat: agent}`` for every other seat
+OpponentSampler = Callable[[np.random.Generator, int, int], "dict[int, Agent]"]
+
+
+def fixed_opponents(agent: Agent) -> OpponentSampler:
+    """A sampler that puts the same agent in every other seat."""
+
+    def sample(rng, learner, n):
+        return {p: agent for p in range(n) if p != learner}
+
+    return sample
+
+
+def make_spec_agent(spec: str, game_id: str, options: dict) -> Agent:
+    """An agent from a spec, through the agents package (``random`` works without it)."""
+    try:
+        from .agents import make_agent  # muggins_env.agents (installed from agents/)
+    except ImportError:
+        make_agent = None
+    if make_agent is not None:
+        return make_agent(spec, game_id, options)
+    if spec == "random":
+        return UniformRandomAgent()
+    if spec.startswith("ppo:"):
+        from .agents.ppo import load_ppo_agent
+
+        return load_ppo_agent(spec[4:], game_id, options)
+    raise ValueError(f"agent spec {spec!r} needs muggins_env.agents.make_agent, which is not available")
+
+
+def spec_opponents(specs: str | Sequence[str], game_id: str, options: dict) -> OpponentSampler:
+    """A sampler from agent specs: one spec drawn per episode, its agents at every other seat
+    (one agent instance per seat and spec, made once)."""
+    specs = [specs] if isinstance(specs, str) else list(specs)
+    if not specs:
+        raise ValueError("opponents: give at least one agent spec")
+    made: dict[tuple[str, int], Agent] = {}
+
+    def sample(rng, learner, n):
+        spec = specs[int(rng.integers(len(specs)))] if len(specs) > 1 else specs[0]
+        lineup = {}
+        for p in range(n):
+            if p != learner:
+                if (spec, p) not in made:
+                    made[(spec, p)] = make_spec_agent(spec, game_id, options)
+                lineup[p] = made[(spec, p)]
+        return lineup
+
+    return sample
+
+
+def _game_of(game: Game | str, options: dict | None) -> Game:
+    if isinstance(game, Game):
+        if options:
+            raise ValueError("pass options only with a game id, not with a Game instance")
+        return game
+    from . import game_class
+
+    return game_class(game)(**(options or {}))
+
+
+class SeatEnv(gym.Env):
+    """One seat of a kernel game as a single-agent gymnasium env (see the module docstring).
+
+    ``game``: an env id (``"cribbage_v0"``) with ``env_options``, or a kernel ``Game``.
+    ``seat``: ``None`` (random each episode) or a fixed seat. ``opponents``: an
+    ``OpponentSampler`` (see ``fixed_opponents``; the training pool is one), an agent for every
+    other seat, an agent spec (``"random"``, ``"heuristic"``, ``"ppo:path"``) or a list of specs
+    (one drawn per episode for the whole table), or None for uniform random opponents. ``skip_forced``: apply every decision
+    that has a single legal action automatically (the learner's too).
+    """
+
+    metadata: ClassVar[dict] = {"render_modes": ["ansi"]}
+
+    def __init__(self, game: Game | str, env_options: dict | None = None, *, seat: int | None = None,
+                 opponents: OpponentSampler | Agent | None = None, skip_forced: bool = True,
+                 seed: int | None = None, render_mode: str | None = None,
+                 skip_decisionless: bool = True) -> None:
+        super().__init__()
+        self.game = _game_of(game, env_options)
+        n = self.game.num_players
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, (int, np.integer))
+                                 or not 0 <= seat < n):
+            raise ValueError(f"seat={seat!r} is not allowed; allowed: None (random) or 0..{n - 1}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r} is not supported; allowed: None, 'ansi'")
+        self.render_mode = render_mode
+        self.fixed_seat = None if seat is None else int(seat)
+        self.skip_forced = bool(skip_forced)
+        self.skip_decisionless = bool(skip_decisionless)
+        if opponents is None:
+            opponents = fixed_opponents(UniformRandomAgent())
+        elif isinstance(opponents, str) or (isinstance(opponents, (list, tuple))
+                                            and all(isinstance(s, str) for s in opponents)):
+            opponents = spec_opponents(opponents, self.game.FACTS.name, self.game.options)
+        elif hasattr(opponents, "act"):
+            opponents = fixed_opponents(opponents)
+        elif not callable(opponents):
+            raise ValueError(f"opponents={opponents!r} is not allowed; allowed: None, an agent spec or a list "
+                             "of specs, an agent, or a sampler (rng, learner, n) -> {seat: agent}")
+        self.sample_opponents: OpponentSampler = opponents
+        self.observation_space = spaces.Box(self.game.observation_low, self.game.observation_high,
+                                            (self.game.observation_size,), np.float32)
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self._rng = np.random.default_rng(seed)
+        self.state: State | None = None
+        self.learner = 0
+        self.lineup: dict[int, Agent] = {}
+        self._mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        self._pending = 0.0
+        self.skipped_episodes = 0
+        self.episode_return = 0.0
+        self.episode_decisions = 0
+
+    # -- gymnasium API ---------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        deal = (options or {}).get("deal")
+        while True:
+            n = self.game.num_players
+            self.learner = self.fixed_seat if self.fixed_seat is not None else int(self._rng.integers(n))
+            self.lineup = self.sample_opponents(self._rng, self.learner, n)
+            self.state = self.game.new_initial_state(seed=int(self._rng.integers(2**63 - 1)), deal=deal)
+            self.episode_return = 0.0
+            self.episode_decisions = 0
+            self._pending = self._advance()
+            if not self.state.is_terminal() or deal is not None or not self.skip_decisionless:
+                break
+            self.skipped_episodes += 1  # over before the learner had a choice: no signal
+        return self.state.observation(self.learner), self._info()
+
+    def step(self, action):
+        state = self.state
+        if state.is_terminal():
+            raise RuntimeError("step() called on a finished episode; call reset()")
+        state.apply(state.check_legal(action))
+        self.episode_decisions += 1
+        reward = self._pending + float(state.rewards()[self.learner])
+        self._pending = 0.0
+        reward += self._advance()
+        self.episode_return += reward
+        terminated = state.is_terminal() and not state.is_truncated()
+        truncated = state.is_terminal() and state.is_truncated()
+        return state.observation(self.learner), reward, terminated, truncated, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner now (all zeros once the episode is over)."""
+        if self.state is None or self.state.is_terminal():
+            return np.zeros(self.game.num_actions, dtype=bool)
+        return self.state.legal_actions_mask().astype(bool)
+
+    def render(self):
+        return None if self.render_mode is None else self.state.render()
+
+    @property
+    def pending_reward(self) -> float:
+        """What the learner was paid since its last decision and not yet given by ``step``."""
+        return self._pending
+
+    def call_opponents(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        """Call a method of the opponent sampler (e.g. the pool's ``add_snapshot``), through
+        ``VecEnv.env_method`` when the env lives in a subprocess."""
+        return getattr(self.sample_opponents, method)(*args, **kwargs)
+
+    # -- internals -------------------------------------------------------------------------------
+    def _advance(self) -> float:
+        """Play opponents and forced moves until the learner must choose or the game ends;
+        return the sum of the learner's rewards over every apply made."""
+        state = self.state
+        learner = self.learner
+        rng = self._rng
+        skip = self.skip_forced
+        total = 0.0
+        while not state.is_terminal():
+            p = state.current_player()
+            mask = state.legal_actions_mask()
+            if skip and mask.sum() == 1:
+                action = int(mask.argmax())
+            elif p == learner:
+                break
+            else:
+                agent = self.lineup[p]
+                info = state.public_view(p) if getattr(agent, "needs_info", True) else None
+                action = int(agent.act(state.observation(p), mask, rng, info))
+                state.check_legal(action)
+            state.apply(action)
+            total += float(state.rewards()[learner])
+        return total
+
+    def _info(self) -> dict:
+        info: dict[str, Any] = {"seat": self.learner}
+        if self.state.is_terminal():
+            info["opponents"] = getattr(self.lineup, "name", "")
+            info["returns"] = self.state.returns().tolist()
+            info["episode_decisions"] = self.episode_decisions
+        return info
+
+
+class BatchedSeatVecEnv:  # replaced below by a subclass of SB3's VecEnv when SB3 is installed
+    pass
+
+
+try:
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
+except ImportError:  # pragma: no cover - SB3 is an optional dependency (extra "train")
+    _SB3VecEnv = None
+
+if _SB3VecEnv is not None:
+
+    class BatchedSeatVecEnv(_SB3VecEnv):  # type: ignore[no-redef]
+        """Many ``SeatEnv`` games stepped in one process (SB3 ``VecEnv`` with ``action_masks``).
+
+        ``envs``: the SeatEnvs (or ``make_env`` and ``num_envs``). Observations, rewards, done
+        flags and masks live in preallocated arrays; a finished game is reset at once and its
+        last observation goes to ``infos[i]["terminal_observation"]``; ``infos[i]["episode"]``
+        holds ``{"r": return, "l": learner decisions}`` (what SB3's logger averages).
+        """
+
+        def __init__(self, envs: Sequence[SeatEnv] | None = None, make_env: Callable[[int], SeatEnv] | None = None,
+                     num_envs: int | None = None) -> None:
+            if envs is None:
+                if make_env is None or not num_envs:
+                    raise ValueError("give envs, or make_env and num_envs >= 1")
+                envs = [make_env(i) for i in range(num_envs)]
+            self.envs = list(envs)
+            e0 = self.envs[0]
+            super().__init__(len(self.envs), e0.observation_space, e0.action_space)
+            n, size, a = len(self.envs), e0.observation_space.shape[0], e0.action_space.n
+            self._obs = np.zeros((n, size), dtype=np.float32)
+            self._rew = np.zeros(n, dtype=np.float32)
+            self._done = np.zeros(n, dtype=bool)
+            self._masks = np.zeros((n, a), dtype=bool)
+            self._actions = np.zeros(n, dtype=np.int64)
+            self._seeds: list[int | None] = [None] * n
+            self._options: list[dict] = [{} for _ in range(n)]
+
+        def reset(self):
+            for i, env in enumerate(self.envs):
+                obs, _ = env.reset(seed=self._seeds[i], options=self._options[i] or None)
+                self._obs[i] = obs
+                self._masks[i] = env.action_masks()
+            self._seeds = [None] * self.num_envs
+            self.reset_infos = [{} for _ in range(self.num_envs)]
+            return self._obs.copy()
+
+        def step_async(self, actions) -> None:
+            self._actions[:] = np.asarray(actions).reshape(-1)
+
+        def step_wait(self):
+            infos = []
+            for i, env in enumerate(self.envs):
+                obs, r, term, trunc, info = env.step(int(self._actions[i]))
+                self._rew[i] = r
+                done = term or trunc
+                self._done[i] = done
+                if done:
+                    info = dict(info)
+                    info["terminal_observation"] = obs
+                    info["TimeLimit.truncated"] = bool(trunc and not term)
+                    info["episode"] = {"r": env.episode_return, "l": env.episode_decisions}
+                    obs, _ = env.reset()
+                self._obs[i] = obs
+                self._masks[i] = env.action_masks()
+                infos.append(info)
+            return self._obs.copy(), self._rew.copy(), self._done.copy(), infos
+
+        def action_masks(self) -> np.ndarray:
+            return self._masks.copy()
+
+        def close(self) -> None:
+            pass
+
+        def seed(self, seed: int | None = None):
+            if seed is None:
+                return [None] * self.num_envs
+            self._seeds = [seed + i for i in range(self.num_envs)]
+            return self._seeds
+
+        def get_attr(self, attr_name: str, indices=None) -> list:
+            return [getattr(self.envs[i], attr_name) for i in self._get_indices(indices)]
+
+        def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+            for i in self._get_indices(indices):
+                setattr(self.envs[i], attr_name, value)
+
+        def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list:
+            if method_name == "action_masks" and indices is None:
+                return list(self._masks.copy())
+            return [getattr(self.envs[i], method_name)(*method_args, **method_kwargs)
+                    for i in self._get_indices(indices)]
+
+        def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+            return [False for _ in self._get_indices(indices)]
+
+        def get_images(self):
+            return [None for _ in self.envs]

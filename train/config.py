@@ -1,0 +1,286 @@
+"""Training configs: YAML presets (``configs/<env_id>/<preset>.yaml``), defaults, validation.
+
+Every key is declared here with its type and allowed values; an unknown key or a bad value
+raises ``ConfigError`` (a ``ValueError``) naming the key path, the value and what is allowed.
+A preset file may hold only the keys it changes: the rest come from ``DEFAULTS``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+
+class ConfigError(ValueError):
+    """A config key or value that is not allowed."""
+
+
+DEFAULTS: dict[str, Any] = {
+    "game": None,  # env id, required
+    "env_options": {},  # options of the game (validated by the game itself)
+    "skip_forced": True,  # single-legal-action decisions are applied automatically
+    "seat": "random",  # the learner's seat: "random" each episode, or a seat index
+    "seed": 0,
+    "torch_threads": 2,
+    "opponents": {  # relative weights of the opponent kinds, drawn per episode
+        "random": 0.25,
+        "heuristic": 0.25,
+        "self": 0.5,  # frozen snapshots of the learner
+        "sampling": "table",  # "table": one kind for the whole table; "seat": one per seat
+    },
+    "self_play": {
+        "snapshot_every": 20000,  # learner steps between snapshots
+        "window": 5,  # snapshots kept
+        "latest_ratio": 0.5,  # share of self-play games against the latest snapshot
+        "deterministic": False,  # snapshots sample their moves (False) or play the argmax
+    },
+    "ppo": {
+        "learning_rate": 3.0e-4,
+        "n_steps": 256,  # per env, per rollout
+        "batch_size": 512,
+        "n_epochs": 4,
+        "gamma": 0.99,
+        "gae_lambda": 0.95,
+        "clip_range": 0.2,
+        "ent_coef": 0.01,
+        "vf_coef": 0.5,
+        "max_grad_norm": 0.5,
+        "net_arch": [128, 128],
+        "activation": "tanh",
+    },
+    "budget": {
+        "total_timesteps": 100000,  # learner decisions
+        "n_envs": 16,
+        "vec_env": "batched",  # "batched" (in-process, fastest), "dummy", "subproc"
+    },
+    "checkpoint_every": 50000,  # learner steps between checkpoints (0: none)
+    "eval": {
+        "deals": 200,  # duplicate deals per opponent (each played from every seat)
+        "opponents": ["random", "heuristic"],
+        "env_options": {},  # overrides of env_options for evaluation (e.g. reward: win)
+    },
+}
+
+
+def _num(lo: float | None = None, hi: float | None = None, integer: bool = False,
+         lo_open: bool = False) -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        kinds = (int,) if integer else (int, float)
+        if isinstance(v, bool) or not isinstance(v, kinds):
+            return "an integer" if integer else "a number"
+        if lo is not None and (v <= lo if lo_open else v < lo):
+            return f"{'>' if lo_open else '>='} {lo}"
+        if hi is not None and v > hi:
+            return f"<= {hi}"
+        return None
+
+    def described(v: Any) -> str | None:
+        bad = check(v)
+        if bad is None:
+            return None
+        parts = ["an integer" if integer else "a number"]
+        if lo is not None:
+            parts.append(f"{'>' if lo_open else '>='} {lo}")
+        if hi is not None:
+            parts.append(f"<= {hi}")
+        return " ".join(parts)
+
+    return described
+
+
+def _choice(*allowed: Any) -> Callable[[Any], str | None]:
+    def check(v: Any) -> str | None:
+        ok = any(v == a and type(v) is type(a) for a in allowed)
+        return None if ok else "one of " + ", ".join(map(repr, allowed))
+
+    return check
+
+
+def _bool(v: Any) -> str | None:
+    return None if isinstance(v, bool) else "true or false"
+
+
+def _dict(v: Any) -> str | None:
+    return None if isinstance(v, dict) else "a mapping"
+
+
+def _seat(v: Any) -> str | None:
+    if v == "random" or (isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 8):
+        return None
+    return "'random' or a seat index 0..7"
+
+
+def _net_arch(v: Any) -> str | None:
+    if isinstance(v, list) and v and all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 4096
+                                         for x in v):
+        return None
+    return "a non-empty list of layer sizes (integers 1..4096)"
+
+
+def _opponent_list(v: Any) -> str | None:
+    if isinstance(v, list) and v and all(isinstance(x, str) and x for x in v):
+        return None
+    return "a non-empty list of agent specs (e.g. [random, heuristic])"
+
+
+def _game(v: Any) -> str | None:
+    from muggins_env import ENV_NAMES
+
+    return None if v in ENV_NAMES else "one of " + ", ".join(ENV_NAMES)
+
+
+SCHEMA: dict[str, Any] = {
+    "game": _game,
+    "env_options": _dict,
+    "skip_forced": _bool,
+    "seat": _seat,
+    "seed": _num(0, integer=True),
+    "torch_threads": _num(1, 256, integer=True),
+    "opponents": {
+        "random": _num(0),
+        "heuristic": _num(0),
+        "self": _num(0),
+        "sampling": _choice("table", "seat"),
+    },
+    "self_play": {
+        "snapshot_every": _num(1, integer=True),
+        "window": _num(1, 1000, integer=True),
+        "latest_ratio": _num(0, 1),
+        "deterministic": _bool,
+    },
+    "ppo": {
+        "learning_rate": _num(0, 1, lo_open=True),
+        "n_steps": _num(2, integer=True),
+        "batch_size": _num(2, integer=True),
+        "n_epochs": _num(1, 100, integer=True),
+        "gamma": _num(0, 1),
+        "gae_lambda": _num(0, 1),
+        "clip_range": _num(0, 1, lo_open=True),
+        "ent_coef": _num(0, 1),
+        "vf_coef": _num(0, 10),
+        "max_grad_norm": _num(0, 100, lo_open=True),
+        "net_arch": _net_arch,
+        "activation": _choice("tanh", "relu"),
+    },
+    "budget": {
+        "total_timesteps": _num(1, integer=True),
+        "n_envs": _num(1, 1024, integer=True),
+        "vec_env": _choice("batched", "dummy", "subproc"),
+    },
+    "checkpoint_every": _num(0, integer=True),
+    "eval": {
+        "deals": _num(0, integer=True),
+        "opponents": _opponent_list,
+        "env_options": _dict,
+    },
+}
+
+
+def _validate(cfg: dict, schema: dict, path: str) -> None:
+    if not isinstance(cfg, dict):
+        raise ConfigError(f"config {path or 'file'} must be a mapping, got {cfg!r}")
+    unknown = sorted(set(cfg) - set(schema))
+    if unknown:
+        where = f" in {path!r}" if path else ""
+        raise ConfigError(f"unknown config key(s) {', '.join(map(repr, unknown))}{where}; "
+                          f"allowed: {', '.join(schema)}")
+    for key, rule in schema.items():
+        full = f"{path}.{key}" if path else key
+        value = cfg.get(key)
+        if isinstance(rule, dict):
+            _validate(value, rule, full)
+            continue
+        bad = rule(value)
+        if bad is not None:
+            raise ConfigError(f"config {full}={value!r} is not allowed; expected {bad}")
+
+
+def merge(base: dict, override: dict) -> dict:
+    """Deep merge (mappings merged key by key; ``env_options``-like dicts too)."""
+    out = copy.deepcopy(base)
+    for k, v in (override or {}).items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict) and k not in ("env_options",):
+            out[k] = merge(out[k], v)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+def validate(cfg: dict) -> dict:
+    """Check every key and value; then the cross-key rules and the game's own options."""
+    _validate(cfg, SCHEMA, "")
+    opp = cfg["opponents"]
+    if opp["random"] + opp["heuristic"] + opp["self"] <= 0:
+        raise ConfigError("config opponents: the weights random + heuristic + self must be > 0")
+    ppo, budget = cfg["ppo"], cfg["budget"]
+    rollout = ppo["n_steps"] * budget["n_envs"]
+    if ppo["batch_size"] > rollout:
+        raise ConfigError(f"config ppo.batch_size={ppo['batch_size']} is larger than a rollout "
+                          f"(ppo.n_steps * budget.n_envs = {rollout})")
+    from muggins_env import game_class
+
+    gcls = game_class(cfg["game"])
+    for name, opts in (("env_options", cfg["env_options"]),
+                       ("eval.env_options", {**cfg["env_options"], **cfg["eval"]["env_options"]})):
+        try:
+            game = gcls(**opts)
+        except ValueError as e:
+            raise ConfigError(f"config {name}: {e}") from e
+    seat = cfg["seat"]
+    if seat != "random" and seat >= game.num_players:
+        raise ConfigError(f"config seat={seat} is not allowed; expected 'random' or 0..{game.num_players - 1}")
+    return cfg
+
+
+def from_dict(raw: dict) -> dict:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"a config must be a mapping, got {type(raw).__name__}")
+    return validate(merge(DEFAULTS, raw))
+
+
+def load_config(path: str | Path | None = None, game: str | None = None, preset: str | None = None,
+                overrides: dict | None = None) -> dict:
+    """A validated config from a YAML file, or from the packaged preset ``game``/``preset``."""
+    if path is not None:
+        text = Path(path).read_text()
+        source = str(path)
+    else:
+        if game is None:
+            raise ConfigError("give a config file, or a game and a preset")
+        preset = preset or "quick"
+        try:
+            text = resources.files("muggins_env.configs").joinpath(game, f"{preset}.yaml").read_text()
+        except (FileNotFoundError, OSError):
+            raise ConfigError(f"no preset {preset!r} for {game!r}; available: "
+                              + ", ".join(list_presets(game)) or "none") from None
+        source = f"{game}/{preset}.yaml"
+    try:
+        raw = yaml.safe_load(text) or {}
+    except yaml.YAMLError as e:
+        raise ConfigError(f"config {source} is not valid YAML: {e}") from e
+    if not isinstance(raw, dict):
+        raise ConfigError(f"config {source} must be a mapping at top level")
+    if game is not None and raw.get("game", game) != game:
+        raise ConfigError(f"config {source} is for {raw['game']!r}, not {game!r}")
+    raw.setdefault("game", game)
+    return from_dict(merge(raw, overrides or {}))
+
+
+def list_presets(game: str | None = None) -> list[str]:
+    root = resources.files("muggins_env.configs")
+    out = []
+    for d in sorted((p for p in root.iterdir() if p.is_dir() and not p.name.startswith("_")), key=lambda p: p.name):
+        if game is not None and d.name != game:
+            continue
+        for f in sorted((p for p in d.iterdir() if p.name.endswith(".yaml")), key=lambda p: p.name):
+            out.append(f.name[:-5] if game else f"{d.name}/{f.name[:-5]}")
+    return out
+
+
+def dump(cfg: dict) -> str:
+    return yaml.safe_dump(cfg, sort_keys=False)

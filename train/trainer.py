@@ -1,0 +1,212 @@
+"""PPO training with sb3-contrib ``MaskablePPO`` and self-play.
+
+``train(cfg, out, ...)`` writes into ``out``:
+  model.zip / model.npz    the final model (SB3) and its actor in numpy (what ``ppo:out`` loads)
+  config.yaml              the config used (validated, defaults filled in)
+  checkpoints/             step_<n>.zip (+ .npz) every ``checkpoint_every`` learner steps
+  snapshots/               the self-play snapshots (step_<n>.npz), reloaded on resume
+  tb/                      TensorBoard logs (``tensorboard --logdir out/tb``)
+  eval.json, model_card.json   the final evaluation vs random and heuristic, and the card
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from muggins_env.agents.ppo import NumpyPolicy, PPOAgent
+
+from muggins_env.wrappers import BatchedSeatVecEnv, SeatEnv
+
+from .config import dump
+from .evaluate import evaluate, format_table
+from .pool import OpponentPool
+
+_STEP = re.compile(r"step_(\d+)\.(zip|npz)$")
+
+
+def _make_pool(cfg: dict) -> OpponentPool:
+    o, sp = cfg["opponents"], cfg["self_play"]
+    weights = {k: float(o[k]) for k in ("random", "heuristic", "self")}
+    return OpponentPool(cfg["game"], cfg["env_options"], weights, o["sampling"], sp["window"],
+                        sp["latest_ratio"], sp["deterministic"])
+
+
+def _make_env_fn(cfg: dict, pool: Any, seed: int, i: int):
+    seat = None if cfg["seat"] == "random" else cfg["seat"]
+
+    def make():
+        return SeatEnv(cfg["game"], cfg["env_options"], seat=seat, opponents=pool,
+                       skip_forced=cfg["skip_forced"], seed=seed * 1000 + i)
+
+    return make
+
+
+def make_vec_env(cfg: dict, pool: OpponentPool, seed: int):
+    n, kind = cfg["budget"]["n_envs"], cfg["budget"]["vec_env"]
+    fns = [_make_env_fn(cfg, pool, seed, i) for i in range(n)]
+    if kind == "batched":
+        return BatchedSeatVecEnv([f() for f in fns])
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    if kind == "dummy":
+        return DummyVecEnv(fns)
+    return SubprocVecEnv(fns)
+
+
+def _steps_of(path: Path) -> int:
+    m = _STEP.search(path.name)
+    return int(m.group(1)) if m else -1
+
+
+def find_resume(path: str | Path) -> Path:
+    """A checkpoint .zip, or the latest checkpoint (else the final model) of a run directory."""
+    p = Path(path)
+    if p.is_file():
+        return p
+    if p.is_dir():
+        ckpts = sorted((p / "checkpoints").glob("step_*.zip"), key=_steps_of)
+        if ckpts:
+            return ckpts[-1]
+        if (p / "model.zip").exists():
+            return p / "model.zip"
+    raise FileNotFoundError(f"nothing to resume from at {str(path)!r} (a checkpoint .zip or a run directory)")
+
+
+def _callbacks(cfg: dict, pool: OpponentPool, venv: Any, out: Path, in_process: bool):
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class SelfPlayAndCheckpoints(BaseCallback):
+        """Snapshots into the pool, periodic checkpoints, win rates per opponent kind."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.next_snapshot = 0
+            self.next_ckpt = 0
+            self.results: dict[str, list[float]] = {}
+
+        def _on_training_start(self) -> None:
+            t = self.model.num_timesteps
+            every = cfg["self_play"]["snapshot_every"]
+            self.next_snapshot = t if not pool.snapshots else (t // every + 1) * every
+            ce = cfg["checkpoint_every"]
+            self.next_ckpt = (t // ce + 1) * ce if ce else None
+
+        def snapshot(self) -> None:
+            policy = NumpyPolicy.from_sb3(self.model.policy)
+            step = self.model.num_timesteps
+            policy.save(out / "snapshots" / f"step_{step}.npz")
+            if in_process:
+                pool.add_snapshot(policy, step)
+            else:
+                venv.env_method("call_opponents", "add_snapshot", policy.to_arrays(), step)
+
+        def _on_step(self) -> bool:
+            t = self.model.num_timesteps
+            if "self" in pool.kinds and t >= self.next_snapshot:
+                self.snapshot()
+                self.next_snapshot = t + cfg["self_play"]["snapshot_every"]
+            if self.next_ckpt is not None and t >= self.next_ckpt:
+                save_model(self.model, out / "checkpoints" / f"step_{t}")
+                self.next_ckpt = t + cfg["checkpoint_every"]
+            for info, done in zip(self.locals.get("infos", []), self.locals.get("dones", [])):
+                if done and "episode" in info:
+                    kind = info.get("opponents") or "all"
+                    self.results.setdefault(kind, []).append(float(info["episode"]["r"]))
+            return True
+
+        def _on_rollout_end(self) -> None:
+            for kind, rets in self.results.items():
+                if rets:
+                    self.logger.record(f"vs_{kind}/mean_return", float(np.mean(rets)))
+                    self.logger.record(f"vs_{kind}/win_rate", float(np.mean(np.array(rets) > 0)))
+            self.results = {}
+
+    return SelfPlayAndCheckpoints()
+
+
+def save_model(model: Any, stem: Path) -> Path:
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    model.save(str(stem) + ".zip")
+    NumpyPolicy.from_sb3(model.policy).save(str(stem) + ".npz")
+    return Path(str(stem) + ".zip")
+
+
+def train(cfg: dict, out: str | Path, seed: int | None = None, resume: str | Path | None = None,
+          progress_bar: bool = True, verbose: int = 0, evaluate_at_end: bool = True,
+          log=print) -> dict:
+    """Train per ``cfg`` into ``out``; return the model card (also written to out/model_card.json)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(cfg["torch_threads"])
+    seed = cfg["seed"] if seed is None else seed
+    cfg = {**cfg, "seed": seed}
+    out = Path(out)
+    for d in ("checkpoints", "snapshots", "tb"):
+        (out / d).mkdir(parents=True, exist_ok=True)
+    (out / "config.yaml").write_text(dump(cfg))
+    pool = _make_pool(cfg)
+    venv = make_vec_env(cfg, pool, seed)
+    in_process = cfg["budget"]["vec_env"] != "subproc"
+    total = cfg["budget"]["total_timesteps"]
+    ppo = dict(cfg["ppo"])
+    net_arch, activation = ppo.pop("net_arch"), ppo.pop("activation")
+    t0 = time.perf_counter()
+    if resume is not None:
+        ckpt = find_resume(resume)
+        model = MaskablePPO.load(str(ckpt), env=venv, device="cpu", tensorboard_log=str(out / "tb"))
+        done = model.num_timesteps
+        snaps = sorted((p for p in (out / "snapshots").glob("step_*.npz") if _steps_of(p) <= done),
+                       key=_steps_of)
+        if not snaps and Path(resume).is_dir():
+            snaps = sorted((p for p in (Path(resume) / "snapshots").glob("step_*.npz") if _steps_of(p) <= done),
+                           key=_steps_of)
+        for p in snaps[-pool.window:]:
+            policy = NumpyPolicy.load(p)
+            if in_process:
+                pool.add_snapshot(policy, _steps_of(p))
+            else:
+                venv.env_method("call_opponents", "add_snapshot", policy.to_arrays(), _steps_of(p))
+        log(f"resumed from {ckpt} at {done} steps ({len(snaps[-pool.window:])} self-play snapshots)")
+    else:
+        act = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[activation]
+        model = MaskablePPO("MlpPolicy", venv, device="cpu", seed=seed, verbose=verbose,
+                            tensorboard_log=str(out / "tb"),
+                            policy_kwargs={"net_arch": list(net_arch), "activation_fn": act}, **ppo)
+        done = 0
+    remaining = max(0, total - done)
+    if remaining:
+        model.learn(total_timesteps=remaining, callback=_callbacks(cfg, pool, venv, out, in_process),
+                    progress_bar=progress_bar, reset_num_timesteps=resume is None, tb_log_name="ppo")
+    train_seconds = time.perf_counter() - t0
+    save_model(model, out / "model")
+    venv.close()
+    card: dict[str, Any] = {
+        "game": cfg["game"], "env_options": cfg["env_options"], "skip_forced": cfg["skip_forced"],
+        "algorithm": "MaskablePPO (sb3-contrib)", "timesteps": int(model.num_timesteps),
+        "train_seconds": round(train_seconds, 1),
+        "steps_per_second": round((model.num_timesteps - done) / max(train_seconds, 1e-9), 1),
+        "seed": seed, "resumed_from": str(resume) if resume is not None else None,
+        "self_play_snapshots": pool.snapshot_steps(), "files": {"model": "model.zip", "policy": "model.npz",
+                                                               "config": "config.yaml"},
+        "agent_spec": f"ppo:{out}", "config": cfg,
+        "machine": {"python": platform.python_version(), "torch": torch.__version__,
+                    "torch_threads": cfg["torch_threads"]},
+    }
+    if evaluate_at_end and cfg["eval"]["deals"] > 0:
+        agent = PPOAgent(NumpyPolicy.from_sb3(model.policy), deterministic=True)
+        opts = {**cfg["env_options"], **cfg["eval"]["env_options"]}
+        rows = evaluate(agent, cfg["game"], opts, cfg["eval"]["opponents"], cfg["eval"]["deals"],
+                        cfg["skip_forced"], seed=seed + 777)
+        card["evaluation"] = rows
+        (out / "eval.json").write_text(json.dumps(rows, indent=2))
+        log(format_table(rows, f"{cfg['game']}: PPO ({model.num_timesteps} steps) vs baselines, "
+                               f"duplicate deals, every seat"))
+    (out / "model_card.json").write_text(json.dumps(card, indent=2, default=str))
+    return card
