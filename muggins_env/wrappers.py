@@ -55,6 +55,9 @@ class UniformRandomAgent:
         return int(legal[rng.integers(len(legal))])
 
 
+#: reset gives up after this many episodes in a row without a learner decision
+MAX_SKIPPED_IN_A_ROW = 1000
+
 #: ``sampler(rng, learner_seat, num_players) -> {seat: agent}`` for every other seat
 OpponentSampler = Callable[[np.random.Generator, int, int], "dict[int, Agent]"]
 
@@ -174,7 +177,7 @@ class SeatEnv(gym.Env):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         deal = (options or {}).get("deal")
-        while True:
+        for _ in range(MAX_SKIPPED_IN_A_ROW):
             n = self.game.num_players
             self.learner = self.fixed_seat if self.fixed_seat is not None else int(self._rng.integers(n))
             self.lineup = self.sample_opponents(self._rng, self.learner, n)
@@ -185,6 +188,9 @@ class SeatEnv(gym.Env):
             if not self.state.is_terminal() or deal is not None or not self.skip_decisionless:
                 break
             self.skipped_episodes += 1  # over before the learner had a choice: no signal
+        else:
+            raise RuntimeError(f"{MAX_SKIPPED_IN_A_ROW} episodes in a row ended before the learner "
+                               f"(seat {self.learner}) had a decision; use skip_decisionless=False")
         return self.state.observation(self.learner), self._info()
 
     def step(self, action):

@@ -1,0 +1,185 @@
+"""PPO training: configs validate (and reject bad values clearly), a few-hundred-step run
+saves, resumes and loads as an agent, the trained policy respects the masks, the CLI works."""
+
+import json
+
+import numpy as np
+import pytest
+from muggins_env.agents.ppo import NumpyPolicy, PPOAgent, load_ppo_agent
+from muggins_env.train.cli import main
+from muggins_env.train.config import ConfigError, from_dict, list_presets, load_config
+from muggins_env.train.pool import OpponentPool
+
+from muggins_env.wrappers import SeatEnv
+
+GAME = "muggins_cards_v0"
+
+
+def tiny(**over):
+    cfg = {
+        "game": GAME, "env_options": {"num_players": 4},
+        "opponents": {"random": 1.0, "heuristic": 0.0, "self": 1.0},
+        "self_play": {"snapshot_every": 128, "window": 2},
+        "ppo": {"n_steps": 32, "batch_size": 64, "n_epochs": 1, "net_arch": [16]},
+        "budget": {"total_timesteps": 256, "n_envs": 4},
+        "checkpoint_every": 128,
+        "eval": {"deals": 3, "opponents": ["random"]},
+    }
+    cfg.update(over)
+    return from_dict(cfg)
+
+
+# -- configs ----------------------------------------------------------------------------------------
+def test_every_packaged_preset_validates():
+    presets = list_presets()
+    assert f"{GAME}/quick" in presets and f"{GAME}/full" in presets
+    for name in presets:
+        game, preset = name.split("/")
+        cfg = load_config(game=game, preset=preset)
+        assert cfg["game"] == game
+        assert cfg["ppo"]["batch_size"] <= cfg["ppo"]["n_steps"] * cfg["budget"]["n_envs"]
+
+
+@pytest.mark.parametrize("raw, message", [
+    ({"game": "chess_v0"}, r"config game='chess_v0' is not allowed; expected one of"),
+    ({"game": GAME, "ppo": {"learning_rate": -1}}, r"ppo.learning_rate=-1 is not allowed; expected a number > 0"),
+    ({"game": GAME, "ppo": {"n_epochs": 2.5}}, r"ppo.n_epochs=2.5 .*an integer"),
+    ({"game": GAME, "ppo": {"activation": "sigmoid"}}, r"ppo.activation='sigmoid' .*'tanh', 'relu'"),
+    ({"game": GAME, "ppo": {"net_arch": []}}, r"ppo.net_arch=\[\] .*layer sizes"),
+    ({"game": GAME, "ppo": {"lr": 0.1}}, r"unknown config key\(s\) 'lr' in 'ppo'; allowed: learning_rate"),
+    ({"game": GAME, "budgett": {}}, r"unknown config key\(s\) 'budgett'"),
+    ({"game": GAME, "budget": {"vec_env": "ray"}}, r"budget.vec_env='ray' .*'batched', 'dummy', 'subproc'"),
+    ({"game": GAME, "budget": {"n_envs": 0}}, r"budget.n_envs=0 .*>= 1"),
+    ({"game": GAME, "opponents": {"random": 0, "heuristic": 0, "self": 0}}, r"weights .* must be > 0"),
+    ({"game": GAME, "opponents": {"sampling": "game"}}, r"opponents.sampling='game'"),
+    ({"game": GAME, "self_play": {"latest_ratio": 1.5}}, r"self_play.latest_ratio=1.5 .*<= 1"),
+    ({"game": GAME, "skip_forced": "yes"}, r"skip_forced='yes' .*true or false"),
+    ({"game": GAME, "seat": 5}, r"config seat=5 is not allowed; expected 'random' or 0..3"),
+    ({"game": GAME, "env_options": {"num_players": 9}}, r"env_options: option num_players=9"),
+    ({"game": GAME, "env_options": {"colour": 1}}, r"env_options: unknown option"),
+    ({"game": GAME, "ppo": {"batch_size": 10**6}}, r"batch_size=1000000 is larger than a rollout"),
+    ({"game": GAME, "eval": {"opponents": []}}, r"eval.opponents=\[\]"),
+])
+def test_config_rejects_bad_values_with_clear_errors(raw, message):
+    with pytest.raises(ConfigError, match=message):
+        from_dict(raw)
+
+
+def test_config_file_errors(tmp_path):
+    p = tmp_path / "c.yaml"
+    p.write_text("game: muggins_cards_v0\nppo: {gamma: 2}\n")
+    with pytest.raises(ConfigError, match="ppo.gamma=2"):
+        load_config(p)
+    p.write_text("[1, 2")
+    with pytest.raises(ConfigError, match="not valid YAML"):
+        load_config(p)
+    with pytest.raises(ConfigError, match="no preset 'huge'"):
+        load_config(game=GAME, preset="huge")
+    p.write_text("game: muggins_cards_v0\n")
+    assert load_config(p)["ppo"]["gamma"] == 0.99  # defaults fill the rest
+
+
+# -- opponent pool ------------------------------------------------------------------------------------
+def _policy(seed, obs, actions):
+    r = np.random.default_rng(seed)
+    return NumpyPolicy([(r.normal(size=(8, obs)), r.normal(size=8))], (r.normal(size=(actions, 8)), r.normal(size=actions)))
+
+
+def test_pool_window_latest_ratio_and_table_sampling():
+    pool = OpponentPool(GAME, {"num_players": 4}, {"self": 1.0}, "table", window=2, latest_ratio=1.0)
+    rng = np.random.default_rng(0)
+    assert pool(rng, 0, 4).name == "random"  # no snapshot yet
+    for step in (10, 20, 30):
+        pool.add_snapshot(_policy(step, 165, 13), step)
+    assert pool.snapshot_steps() == [20, 30]  # window of 2
+    lineup = pool(rng, 1, 4)
+    assert sorted(lineup) == [0, 2, 3] and lineup.name == "self"
+    assert {a.name for a in lineup.values()} == {"self@30"}  # latest_ratio 1: always the latest
+    pool.latest_ratio = 0.0
+    assert {pool(rng, 1, 4)[0].name for _ in range(20)} == {"self@20"}  # 0: always an older one
+
+
+# -- training --------------------------------------------------------------------------------------
+def test_short_run_saves_resumes_and_loads_as_agent(tmp_path):
+    from muggins_env.train.trainer import train
+
+    out = tmp_path / "run"
+    card = train(tiny(), out, progress_bar=False, log=lambda *a: None)
+    assert card["timesteps"] >= 256
+    for f in ("model.zip", "model.npz", "config.yaml", "model_card.json", "eval.json"):
+        assert (out / f).exists(), f
+    assert sorted(p.name for p in (out / "checkpoints").glob("*.zip")) == ["step_128.zip", "step_256.zip"]
+    assert len(list((out / "snapshots").glob("*.npz"))) >= 2
+    assert any((out / "tb").rglob("events.out.tfevents.*"))
+    saved = json.loads((out / "model_card.json").read_text())
+    assert saved["game"] == GAME and saved["evaluation"][0]["opponent"] == "random"
+    assert saved["evaluation"][0]["games"] == 3 * 4  # 3 duplicate deals x 4 seats
+
+    # resume from the latest checkpoint up to a larger budget
+    logs = []
+    card2 = train(tiny(budget={"total_timesteps": 512, "n_envs": 4}), out, resume=out / "checkpoints" / "step_256.zip",
+                  progress_bar=False, evaluate_at_end=False, log=logs.append)
+    assert 512 <= card2["timesteps"] < 512 + 128
+    assert "resumed from" in logs[0] and "at 256 steps (2 self-play snapshots)" in logs[0]
+    assert card2["self_play_snapshots"][-1] > 256  # self-play went on after the resume
+
+    # the saved model loads as an agent (numpy fast path and the SB3 zip give the same policy)
+    agent = load_ppo_agent(out, GAME, {"num_players": 4})
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(str(out / "model.zip"), device="cpu")
+    env = SeatEnv(GAME, {"num_players": 4}, seed=5)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        obs, _ = env.reset()
+        mask = env.action_masks()
+        a, _ = model.predict(obs, action_masks=mask, deterministic=True)
+        assert agent.act(obs, mask.astype(np.int8), rng) == int(a)
+    with pytest.raises(ValueError, match="expects observations of 165"):
+        load_ppo_agent(out, GAME, {"num_players": 5})
+    with pytest.raises(FileNotFoundError):
+        load_ppo_agent(tmp_path / "nowhere", GAME, {"num_players": 4})
+
+
+def test_trained_policy_respects_masks(tmp_path):
+    from muggins_env.train.trainer import train
+
+    train(tiny(eval={"deals": 0, "opponents": ["random"]}), tmp_path, progress_bar=False, log=lambda *a: None)
+    for deterministic in (True, False):
+        agent = PPOAgent(NumpyPolicy.load(tmp_path / "model.npz"), deterministic=deterministic)
+        env = SeatEnv(GAME, {"num_players": 4}, seed=1, skip_forced=False)
+        rng = np.random.default_rng(1)
+        env.reset()
+        for _ in range(2000):
+            mask = env.action_masks()
+            a = agent.act(env.state.observation(env.learner), mask.astype(np.int8), rng)
+            assert mask[a], (a, mask)
+            _, _, term, trunc, _ = env.step(a)
+            if term or trunc:
+                env.reset()
+    # probabilities put zero mass on illegal actions
+    pol = NumpyPolicy.load(tmp_path / "model.npz")
+    mask = np.zeros(13, np.int8)
+    mask[[2, 7]] = 1
+    p = pol.probabilities(np.full(165, 0.5, np.float32), mask)
+    assert p.sum() == pytest.approx(1) and p[[0, 1, 3, 4, 5, 6, 8, 9, 10, 11, 12]].sum() == 0
+
+
+def test_cli_trains_evaluates_and_resumes(tmp_path, capsys):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(
+        "game: muggins_cards_v0\nenv_options: {num_players: 4}\n"
+        "opponents: {random: 1, heuristic: 0, self: 0}\n"
+        "ppo: {n_steps: 32, batch_size: 64, n_epochs: 1, net_arch: [16]}\n"
+        "budget: {total_timesteps: 128, n_envs: 2, vec_env: dummy}\n"
+        "checkpoint_every: 64\neval: {deals: 2, opponents: [random]}\n")
+    out = tmp_path / "run"
+    assert main(["--config", str(cfg), "--out", str(out), "--seed", "4", "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "mean return" in text and "random" in text and f"ppo:{out}" in text
+    assert json.loads((out / "model_card.json").read_text())["seed"] == 4
+    assert main(["--resume", str(out), "--timesteps", "192", "--eval-deals", "0", "--no-progress"]) == 0
+    assert "resumed from" in capsys.readouterr().out
+    assert main(["--game", GAME, "--preset", "nope", "--out", str(out)]) == 2
+    assert "no preset 'nope'" in capsys.readouterr().err
+    assert main([]) == 2
