@@ -24,8 +24,11 @@ rewards and masks gathered into preallocated arrays; it implements SB3's ``VecEn
 (with ``action_masks()``), auto-resets finished games and puts the last observation in
 ``infos[i]["terminal_observation"]`` as SB3 expects.
 
-Opponents implement the agent protocol ``act(observation, action_mask, rng, info=None) -> int``;
-an agent whose attribute ``needs_info`` is False is not given the readable view (faster).
+Opponents implement the agent protocol of ``muggins_env.agents.base``:
+``act(observation, action_mask, rng, info=None) -> int``; ``info`` is ``state.public_view(p)``
+(None when the agent's ``needs_info`` is False, which saves building it), or, for an agent with
+``needs_sampler``, ``{"view", "action_mask", "resample"}`` where ``resample(rng)`` is
+``state.resample_hidden(p, rng)``; an agent's ``reset()``, if any, is called before each episode.
 """
 
 from __future__ import annotations
@@ -181,6 +184,10 @@ class SeatEnv(gym.Env):
             n = self.game.num_players
             self.learner = self.fixed_seat if self.fixed_seat is not None else int(self._rng.integers(n))
             self.lineup = self.sample_opponents(self._rng, self.learner, n)
+            for agent in self.lineup.values():
+                reset = getattr(agent, "reset", None)
+                if reset is not None:
+                    reset()
             self.state = self.game.new_initial_state(seed=int(self._rng.integers(2**63 - 1)), deal=deal)
             self.episode_return = 0.0
             self.episode_decisions = 0
@@ -244,7 +251,11 @@ class SeatEnv(gym.Env):
                 break
             else:
                 agent = self.lineup[p]
-                info = state.public_view(p) if getattr(agent, "needs_info", True) else None
+                if getattr(agent, "needs_sampler", False):
+                    info = {"view": state.public_view(p), "action_mask": mask,
+                            "resample": lambda rng, s=state, q=p: s.resample_hidden(q, rng)}
+                else:
+                    info = state.public_view(p) if getattr(agent, "needs_info", True) else None
                 action = int(agent.act(state.observation(p), mask, rng, info))
                 state.check_legal(action)
             state.apply(action)

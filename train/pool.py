@@ -55,6 +55,9 @@ class OpponentPool:
         self.deterministic_snapshots = deterministic_snapshots
         self.snapshots: deque[tuple[int, PPOAgent]] = deque(maxlen=window)
         self._fixed: dict[str, dict[int, Any]] = {}  # kind -> seat -> agent (one instance per seat)
+        for kind in self.kinds:  # fail now, not at the first episode, if an agent is unavailable
+            if kind != "self":
+                self._fixed_agent(kind, 0)
 
     # -- snapshots ---------------------------------------------------------------------------------
     def add_snapshot(self, policy: NumpyPolicy | dict, step: int) -> None:
