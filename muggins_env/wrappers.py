@@ -130,7 +130,8 @@ class SeatEnv(gym.Env):
     ``OpponentSampler`` (see ``fixed_opponents``; the training pool is one), an agent for every
     other seat, an agent spec (``"random"``, ``"heuristic"``, ``"ppo:path"``) or a list of specs
     (one drawn per episode for the whole table), or None for uniform random opponents. ``skip_forced``: apply every decision
-    that has a single legal action automatically (the learner's too).
+    that has a single legal action automatically (the learner's too). ``reward_scale``
+    multiplies every reward ``step`` returns (e.g. chips or points into roughly [-1, 1]).
     """
 
     metadata: ClassVar[dict] = {"render_modes": ["ansi"]}
@@ -138,7 +139,7 @@ class SeatEnv(gym.Env):
     def __init__(self, game: Game | str, env_options: dict | None = None, *, seat: int | None = None,
                  opponents: OpponentSampler | Agent | None = None, skip_forced: bool = True,
                  seed: int | None = None, render_mode: str | None = None,
-                 skip_decisionless: bool = True) -> None:
+                 skip_decisionless: bool = True, reward_scale: float = 1.0) -> None:
         super().__init__()
         self.game = _game_of(game, env_options)
         n = self.game.num_players
@@ -151,6 +152,7 @@ class SeatEnv(gym.Env):
         self.fixed_seat = None if seat is None else int(seat)
         self.skip_forced = bool(skip_forced)
         self.skip_decisionless = bool(skip_decisionless)
+        self.reward_scale = float(reward_scale)
         if opponents is None:
             opponents = fixed_opponents(UniformRandomAgent())
         elif isinstance(opponents, str) or (isinstance(opponents, (list, tuple))
@@ -209,6 +211,8 @@ class SeatEnv(gym.Env):
         reward = self._pending + float(state.rewards()[self.learner])
         self._pending = 0.0
         reward += self._advance()
+        if self.reward_scale != 1.0:
+            reward *= self.reward_scale
         self.episode_return += reward
         terminated = state.is_terminal() and not state.is_truncated()
         truncated = state.is_terminal() and state.is_truncated()

@@ -24,6 +24,7 @@ DEFAULTS: dict[str, Any] = {
     "game": None,  # env id, required
     "env_options": {},  # options of the game (validated by the game itself)
     "skip_forced": True,  # single-legal-action decisions are applied automatically
+    "reward_scale": 1.0,  # multiplies the learner's training rewards (evaluation is unscaled)
     "seat": "random",  # the learner's seat: "random" each episode, or a seat index
     "seed": 0,
     "torch_threads": 2,
@@ -138,6 +139,7 @@ SCHEMA: dict[str, Any] = {
     "game": _game,
     "env_options": _dict,
     "skip_forced": _bool,
+    "reward_scale": _num(0, 1000, lo_open=True),
     "seat": _seat,
     "seed": _num(0, integer=True),
     "torch_threads": _num(1, 256, integer=True),

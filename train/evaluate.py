@@ -79,7 +79,15 @@ def evaluate(agent: Any, game_id: str, options: dict, opponents: list[str], deal
         evaluate_agent = None
     if evaluate_agent is not None:
         return evaluate_agent(agent, game_id, options, opponents=opponents, deals=deals, seed=seed)
-    return [duplicate_match(agent, spec, game_id, options, deals, skip_forced, seed) for spec in opponents]
+    rows = []
+    for spec in opponents:
+        try:
+            make_opponent(spec, game_id, options)
+        except (ValueError, ImportError, FileNotFoundError) as e:  # e.g. no heuristic yet for this game
+            rows.append({"opponent": spec, "deals": 0, "games": 0, "error": str(e)})
+            continue
+        rows.append(duplicate_match(agent, spec, game_id, options, deals, skip_forced, seed))
+    return rows
 
 
 def format_table(rows: list[dict], title: str = "") -> str:
@@ -87,6 +95,9 @@ def format_table(rows: list[dict], title: str = "") -> str:
     lines.append(f"{'opponent':<12} {'deals':>6} {'games':>6} {'mean return [95% CI]':>28} "
                  f"{'win rate [95% CI]':>26} {'parity':>7}")
     for r in rows:
+        if "error" in r:
+            lines.append(f"{r['opponent']:<12} not evaluated: {r['error']}")
+            continue
         lo, hi = r["mean_return_ci95"]
         wlo, whi = r["win_rate_ci95"]
         lines.append(f"{r['opponent']:<12} {r['deals']:>6} {r['games']:>6} "

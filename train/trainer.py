@@ -42,7 +42,8 @@ def _make_env_fn(cfg: dict, pool: Any, seed: int, i: int):
 
     def make():
         return SeatEnv(cfg["game"], cfg["env_options"], seat=seat, opponents=pool,
-                       skip_forced=cfg["skip_forced"], seed=seed * 1000 + i)
+                       skip_forced=cfg["skip_forced"], seed=seed * 1000 + i,
+                       reward_scale=cfg["reward_scale"])
 
     return make
 
