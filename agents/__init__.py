@@ -1,0 +1,142 @@
+"""Baseline agents of muggins_env, named by spec strings used everywhere.
+
+| spec | agent |
+|---|---|
+| ``random`` | uniform over the legal actions (every game) |
+| ``heuristic`` | the game's documented strategy (``agents/heuristic_<game>.py``) |
+| ``search`` / ``search:N`` | determinised Monte-Carlo over heuristic rollouts, N rollouts per decision (default 200); extra settings as ``search:N,z=0.5,max_candidates=4,horizon=40`` |
+| ``ppo:path`` | a trained MaskablePPO policy (``agents/ppo.py``; torch only if a .zip must be read) |
+
+``make_agent(spec, game_id, options)`` builds one; the protocol is in ``agents/base.py``:
+``act(observation, action_mask, rng, info=None) -> int`` where ``info`` is the player's
+readable view (or the env ``infos`` entry holding it under ``"view"``) and, for search
+agents, ``info["resample"]``, a sampler of determinised states. Agents never see the full
+state.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .base import Agent, HeuristicBase, RandomAgent, player_view, state_sampler
+
+__all__ = [
+    "AGENT_KINDS",
+    "HEURISTICS",
+    "Agent",
+    "HeuristicBase",
+    "RandomAgent",
+    "make_agent",
+    "make_heuristic",
+    "parse_spec",
+    "player_view",
+    "state_sampler",
+]
+
+AGENT_KINDS = ("random", "heuristic", "search", "ppo")
+
+#: game id -> "module:Heuristic[:Evaluator]" (modules of this package, imported lazily)
+HEURISTICS = {
+    "muggins_cards_v0": "heuristic_muggins_cards:MugginsCardsHeuristic:MugginsCardsEvaluator",
+    "cribbage_v0": "heuristic_cribbage:CribbageHeuristic:CribbageEvaluator",
+    "muggins_dominoes_v0": "heuristic_dominoes:DominoesHeuristic:DominoesEvaluator",
+    "michigan_v0": "heuristic_michigan:MichiganHeuristic:MichiganEvaluator",
+}
+
+#: adapter options that are not game options
+_ADAPTER_OPTIONS = ("skip_forced", "render_mode", "readable_infos")
+
+
+def game_options(options: dict | None) -> dict:
+    return {k: v for k, v in (options or {}).items() if k not in _ADAPTER_OPTIONS}
+
+
+def make_game(game_id: str, options: dict | None = None) -> Any:
+    """The kernel ``Game`` of ``game_id`` with ``options`` (a clear ValueError when either is wrong)."""
+    from muggins_env import game_class
+
+    return game_class(game_id)(**game_options(options))
+
+
+def _parse_value(text: str) -> Any:
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False, "none": None}.get(text.lower(), text)
+
+
+def parse_spec(spec: str) -> tuple[str, str, dict[str, Any]]:
+    """``"search:200,z=0.5"`` -> ``("search", "200", {"z": 0.5})``; ``"ppo:runs/x/model.zip"``
+    -> ``("ppo", "runs/x/model.zip", {})``. Raises ValueError naming the known kinds."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"agent spec {spec!r} is not a string; known kinds: {', '.join(AGENT_KINDS)} "
+                         "(e.g. random, heuristic, search:200, ppo:path/to/model.zip)")
+    spec = spec.strip()
+    kind, _, arg = spec.partition(":")
+    if kind not in AGENT_KINDS:
+        raise ValueError(f"unknown agent spec {spec!r}; known kinds: {', '.join(AGENT_KINDS)} "
+                         "(e.g. random, heuristic, search:200, ppo:path/to/model.zip)")
+    if kind == "ppo":
+        if not arg:
+            raise ValueError(f"agent spec {spec!r}: give the model path, e.g. ppo:runs/cribbage/model.zip")
+        return kind, arg, {}
+    kwargs: dict[str, Any] = {}
+    parts = [p for p in arg.split(",") if p] if arg else []
+    positional = ""
+    for p in parts:
+        if "=" in p:
+            k, _, v = p.partition("=")
+            kwargs[k.strip()] = _parse_value(v.strip())
+        elif not positional and not kwargs:
+            positional = p.strip()
+        else:
+            raise ValueError(f"agent spec {spec!r}: cannot read {p!r} (use key=value)")
+    if kind in ("random", "heuristic") and (positional or kwargs):
+        raise ValueError(f"agent spec {spec!r}: {kind} takes no arguments")
+    if kind == "search":
+        allowed = ("budget", "z", "max_candidates", "horizon")
+        bad = sorted(set(kwargs) - set(allowed))
+        if bad:
+            raise ValueError(f"agent spec {spec!r}: unknown search setting(s) {bad}; allowed: {', '.join(allowed)}")
+        if positional:
+            if not positional.isdigit() or int(positional) < 1:
+                raise ValueError(f"agent spec {spec!r}: search:N needs N, the rollouts per decision, an int >= 1")
+            kwargs["budget"] = int(positional)
+    return kind, positional, kwargs
+
+
+def _heuristic_parts(game_id: str) -> tuple[type, type | None]:
+    if game_id not in HEURISTICS:
+        raise ValueError(f"no heuristic for game {game_id!r}; games with one: {', '.join(HEURISTICS)}")
+    module, cls, *ev = HEURISTICS[game_id].split(":")
+    mod = importlib.import_module(f"{__name__}.{module}")
+    return getattr(mod, cls), (getattr(mod, ev[0], None) if ev else None)
+
+
+def make_heuristic(game_id: str, options: dict | None = None, game: Any = None) -> HeuristicBase:
+    game = game if game is not None else make_game(game_id, options)
+    cls, _ = _heuristic_parts(game_id)
+    return cls(game)
+
+
+def make_agent(spec: str, game_id: str, options: dict | None = None) -> Agent:
+    """The agent named by ``spec`` for ``game_id`` with env ``options``."""
+    kind, arg, kwargs = parse_spec(spec)
+    game = make_game(game_id, options)  # validates the game id and the options
+    if kind == "random":
+        return RandomAgent()
+    if kind == "ppo":
+        from .ppo import load_ppo_agent  # lazily: torch is never needed for other specs
+
+        return load_ppo_agent(arg, game_id, options)
+    cls, ev_cls = _heuristic_parts(game_id)
+    heuristic = cls(game)
+    if kind == "heuristic":
+        return heuristic
+    from .search import SearchAgent
+
+    evaluator = ev_cls(game) if ev_cls is not None else None
+    return SearchAgent(game, heuristic, evaluator, **kwargs)

@@ -1,0 +1,101 @@
+"""Heuristic for card Muggins (``muggins_cards_v0``).
+
+Strategy (what a good player does; the only free choice of the game is the common pile):
+- Never misplay: the destinations are computed from the visible tops with the rules'
+  priority (fitting common piles, else the first fitting opponent discard clockwise, else
+  one's own discard), and only those are ever chosen, even when ``mistakes=True`` offers
+  every physical placement.
+- Among several fitting common piles, put the card where it leaves the next players the
+  fewest fitting cards: after the placement, count the cards that could still be hidden in
+  a stock (4 per rank minus the copies visible on pile tops) whose rank fits some common
+  top; choose the pile that minimises it (ties: the lowest index).
+- Call "Muggins!" on every mistake (a placement outside the correct destinations) and
+  pass otherwise (an unfounded call earns nothing).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..kernel.cards import RANK_LIST
+from .base import HeuristicBase
+
+COMMON_PILE, OPPONENT_DISCARD, OWN_DISCARD, PASS, CALL = 0, 4, 10, 11, 12
+
+
+def _fits(a: int, b: int) -> bool:
+    return a >= 0 and b >= 0 and abs(RANK_LIST[a] - RANK_LIST[b]) == 1
+
+
+def correct_destinations(card: int, placer: int, commons: list[int], discard_tops: list[int]) -> list[int]:
+    """The correct placement actions of ``placer`` for ``card`` (RULES.md §1.2), from the tops."""
+    piles = [COMMON_PILE + i for i, top in enumerate(commons) if _fits(card, top)]
+    if piles:
+        return piles
+    n = len(discard_tops)
+    for k in range(1, n):
+        if _fits(card, discard_tops[(placer + k) % n]):
+            return [OPPONENT_DISCARD + k - 1]
+    return [OWN_DISCARD]
+
+
+def fitting_hidden(commons: list[int], discard_tops: list[int]) -> int:
+    """Cards possibly hidden in stocks whose rank fits some common top."""
+    hidden = [4] * 14
+    for c in list(commons) + list(discard_tops):
+        if c >= 0:
+            hidden[RANK_LIST[c]] -= 1
+    ranks = set()
+    for top in commons:
+        if top >= 0:
+            r = RANK_LIST[top]
+            ranks.update(x for x in (r - 1, r + 1) if 1 <= x <= 13)
+    return sum(max(hidden[r], 0) for r in ranks)
+
+
+class MugginsCardsHeuristic(HeuristicBase):
+    __doc__ = __doc__
+
+    def choose(self, view: dict, legal: np.ndarray, rng: np.random.Generator) -> int:
+        legal_set = {int(a) for a in legal}
+        commons, tops = list(view["commons"]), list(view["discard_tops"])
+        if PASS in legal_set or CALL in legal_set:  # reviewing someone's placement
+            rev = view["review"]
+            correct = correct_destinations(rev["card"], rev["placer"], commons, tops)
+            return CALL if rev["action"] not in correct and CALL in legal_set else PASS
+        card, seat = view["card_in_play"], view["seat"]
+        options = [a for a in correct_destinations(card, seat, commons, tops) if a in legal_set]
+        if not options:  # (cannot happen: the rules' destinations are always offered)
+            options = sorted(legal_set)
+        if len(options) == 1:
+            return options[0]
+
+        def key(a: int):
+            after = list(commons)
+            after[a - COMMON_PILE] = card
+            return fitting_hidden(after, tops), a
+
+        return min(options, key=key)
+
+
+class MugginsCardsEvaluator:
+    """Search rollouts: ``horizon`` decisions (or the end); a finished hand is worth its
+    return, an unfinished one the card balance: (others' mean cards - own cards) / 52."""
+
+    def __init__(self, game) -> None:
+        self.horizon = 12 * game.num_players
+
+    def start(self, state, player):
+        return None
+
+    def stop(self, state, player, marker) -> bool:
+        return False
+
+    def value(self, state, player, marker) -> float:
+        if state.is_terminal():
+            return float(state.returns()[player])
+        view = state.public_view(player)
+        held = [s + d for s, d in zip(view["stock_sizes"], view["discard_sizes"])]
+        mine = held[player]
+        others = (sum(held) - mine) / (len(held) - 1)
+        return (others - mine) / 52.0

@@ -1,0 +1,97 @@
+"""``muggins-eval`` / ``python -m muggins_env.eval``: duplicate-deal tournaments from the shell.
+
+Example::
+
+    python -m muggins_env.eval --game cribbage_v0 --opt num_players=2 \\
+        --agents heuristic random --deals 300 --seed 0 --out runs/eval/cribbage
+
+prints the table, and writes results.json, summary.csv, games.csv, h2h.csv and
+win_rates.png (learning_curve.png for several ``ppo:`` checkpoints) into ``--out``.
+``--config configs/eval/<preset>.yaml`` reads the same keys (game, options, agents, deals,
+seed, lineup, workers); command-line flags override the preset.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .report import print_table, save_results, summarise
+from .tournament import LINEUPS, run_tournament
+
+
+def parse_opt(text: str) -> tuple[str, object]:
+    if "=" not in text:
+        raise ValueError(f"--opt {text!r}: write key=value, e.g. --opt num_players=2")
+    key, _, raw = text.partition("=")
+    key, raw = key.strip(), raw.strip()
+    try:
+        import yaml
+
+        value = yaml.safe_load(raw) if raw else ""
+    except Exception:  # noqa: BLE001 - a value yaml cannot read stays a string
+        value = raw
+    return key, value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="muggins-eval", description="Duplicate-deal, seat-rotated tournaments "
+                                "between agents (random, heuristic, search:N, ppo:path) on a muggins_env game.")
+    p.add_argument("--config", help="YAML preset (keys: game, options, agents, deals, seed, lineup, workers)")
+    p.add_argument("--game", help="env id, e.g. cribbage_v0")
+    p.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable)")
+    p.add_argument("--agents", nargs="+", help="agent specs: random heuristic search:200 ppo:path/model.zip")
+    p.add_argument("--deals", type=int, help="number of deals (each played by every seating); default 100")
+    p.add_argument("--seed", type=int, help="master seed (same seed, same results); default 0")
+    p.add_argument("--out", help="directory for results.json, CSVs and PNG plots")
+    p.add_argument("--lineup", choices=LINEUPS, help="cycle (default: A B A B ... rotated), field (A B B B and B A A A rotated) or single (A B B B rotated)")
+    p.add_argument("--workers", type=int, help="processes (default: all cores)")
+    p.add_argument("--no-skip-forced", action="store_true", help="ask agents even single-action decisions")
+    p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--no-plot", action="store_true")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    cfg: dict = {}
+    if args.config:
+        import yaml
+
+        cfg = yaml.safe_load(Path(args.config).read_text()) or {}
+        unknown = sorted(set(cfg) - {"game", "options", "agents", "deals", "seed", "lineup", "workers", "out"})
+        if unknown:
+            parser.error(f"unknown key(s) {unknown} in {args.config}")
+    game = args.game or cfg.get("game")
+    agents = args.agents or cfg.get("agents")
+    if not game:
+        parser.error("give --game (e.g. --game cribbage_v0)")
+    if not agents:
+        parser.error("give --agents (e.g. --agents heuristic random)")
+    options = dict(cfg.get("options") or {})
+    try:
+        for text in args.opt:
+            k, v = parse_opt(text)
+            options[k] = v
+        result = run_tournament(game, options, list(agents), args.deals or cfg.get("deals", 100),
+                                seed=args.seed if args.seed is not None else cfg.get("seed", 0),
+                                workers=args.workers or cfg.get("workers"),
+                                lineup=args.lineup or cfg.get("lineup", "cycle"),
+                                skip_forced=not args.no_skip_forced, progress=not args.no_progress)
+    except (ValueError, FileNotFoundError) as e:
+        print(f"muggins-eval: error: {e}", file=sys.stderr)
+        return 2
+    summary = summarise(result)
+    print_table(summary)
+    out = args.out or cfg.get("out")
+    if out:
+        for path in save_results(result, summary, out, plot=not args.no_plot):
+            print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,269 @@
+"""Results of a tournament: per-agent statistics, head-to-head matrix, ratings, files, table.
+
+Per agent (over the games it played, one sample per seat it held):
+- ``win_rate``: mean win share of its seats (the side with the top return wins; tied sides
+  share), with the 95% Wilson interval; ``parity`` = 1 / number of sides (the win rate of a
+  seat when every player is equally strong);
+- ``mean_return`` and ``mean_score`` (the game's own final score, see
+  ``tournament.final_scores``) with 95% bootstrap intervals that resample whole deals (the
+  seatings of one deal are correlated by design);
+- ``beats_parity``: the Wilson interval lies above parity.
+Head-to-head: ``h2h[a][b]`` = the share of (seat of a, seat of b) pairs on opposite sides
+in which a's return beat b's (ties half). Ratings: OpenSkill Plackett-Luce over every game
+in (deal, seating) order, seats ranked by return; an agent holding several seats gets the
+mean of their updates.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import re
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .stats import bootstrap_ci, wilson_interval
+from .tournament import TournamentResult
+
+
+def summarise(result: TournamentResult, n_boot: int = 2000) -> dict[str, Any]:
+    k = len(result.agents)
+    sides = result.sides
+    num_sides = len(set(sides))
+    parity = 1.0 / num_sides
+    per: list[dict[str, list]] = [{"win": [], "ret": [], "score": [], "deal": []} for _ in range(k)]
+    h2h_num = np.zeros((k, k))
+    h2h_den = np.zeros((k, k))
+    for r in result.records:
+        for seat, a in enumerate(r.seating):
+            per[a]["win"].append(r.win_share[seat])
+            per[a]["ret"].append(r.returns[seat])
+            per[a]["score"].append(r.scores[seat])
+            per[a]["deal"].append(r.deal)
+        for s, a in enumerate(r.seating):
+            for t, b in enumerate(r.seating):
+                if a != b and sides[s] != sides[t]:
+                    h2h_den[a, b] += 1
+                    h2h_num[a, b] += 1.0 if r.returns[s] > r.returns[t] + 1e-12 else (
+                        0.5 if abs(r.returns[s] - r.returns[t]) <= 1e-12 else 0.0)
+    ratings = openskill_ratings(result)
+    agents = []
+    for i, label in enumerate(result.agents):
+        d = per[i]
+        n = len(d["win"])
+        wins = float(np.sum(d["win"]))
+        lo, hi = wilson_interval(wins, n)
+        mret = float(np.mean(d["ret"])) if n else math.nan
+        msc = float(np.mean(d["score"])) if n else math.nan
+        agents.append({
+            "agent": label, "spec": result.specs[i], "seat_games": n, "wins": wins,
+            "win_rate": wins / n if n else math.nan, "win_rate_ci95": [lo, hi], "parity": parity,
+            "beats_parity": bool(lo > parity), "below_parity": bool(hi < parity),
+            "mean_return": mret, "mean_return_ci95": list(bootstrap_ci(d["ret"], d["deal"], n_boot, seed=1)),
+            "mean_score": msc, "mean_score_ci95": list(bootstrap_ci(d["score"], d["deal"], n_boot, seed=2)),
+            "rating_mu": ratings[i][0], "rating_sigma": ratings[i][1],
+            "rating_ordinal": ratings[i][0] - 3 * ratings[i][1],
+        })
+    with np.errstate(invalid="ignore", divide="ignore"):
+        h2h = np.where(h2h_den > 0, h2h_num / np.maximum(h2h_den, 1), np.nan)
+    recs = result.records
+    return {
+        "game": result.game_id, "options": result.options, "deals": result.deals, "seed": result.seed,
+        "lineup": result.lineup, "seatings": result.seatings, "num_players": result.num_players,
+        "sides": sides, "games": len(recs), "seconds": result.seconds, "workers": result.workers,
+        "truncated_games": int(sum(r.truncated for r in recs)),
+        "decisions": int(sum(r.decisions for r in recs)), "plies": int(sum(r.plies for r in recs)),
+        "agents": agents,
+        "head_to_head": {"agents": result.agents,
+                         "matrix": [[None if np.isnan(x) else float(x) for x in row] for row in h2h]},
+    }
+
+
+def openskill_ratings(result: TournamentResult) -> list[tuple[float, float]]:
+    """(mu, sigma) per agent after rating every game in order (OpenSkill Plackett-Luce)."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    k = len(result.agents)
+    ratings = [model.rating(name=str(i)) for i in range(k)]
+    sides = result.sides
+    side_ids = sorted(set(sides))
+    for r in result.records:
+        teams, ranks = [], []
+        for side in side_ids:
+            seats = [s for s in range(len(sides)) if sides[s] == side]
+            teams.append([model.rating(mu=ratings[r.seating[s]].mu, sigma=ratings[r.seating[s]].sigma)
+                          for s in seats])
+            ranks.append(-r.returns[seats[0]])
+        new = model.rate(teams, ranks=ranks)
+        acc: dict[int, list[tuple[float, float]]] = {}
+        for side_i, side in enumerate(side_ids):
+            seats = [s for s in range(len(sides)) if sides[s] == side]
+            for j, s in enumerate(seats):
+                acc.setdefault(r.seating[s], []).append((new[side_i][j].mu, new[side_i][j].sigma))
+        for a, ups in acc.items():
+            ratings[a] = model.rating(mu=float(np.mean([u[0] for u in ups])),
+                                      sigma=float(np.mean([u[1] for u in ups])))
+    return [(float(x.mu), float(x.sigma)) for x in ratings]
+
+
+# -- output ------------------------------------------------------------------------------------------
+def format_table(summary: dict) -> str:
+    """A plain-text table (also what the CLI prints, through rich when available)."""
+    lines = [(f"{summary['game']} {summary['options'] or ''} -- {summary['deals']} deals x "
+             f"{len(summary['seatings'])} seatings = {summary['games']} games, "
+             f"{summary['seconds']:.1f}s on {summary['workers']} workers")]
+    lines.append(f"{'agent':<24} {'seats':>6} {'win rate [95% Wilson]':>26} {'parity':>6} "
+                 f"{'mean return [95% boot]':>27} {'mean score [95% boot]':>29} {'rating':>7}")
+    for a in summary["agents"]:
+        lo, hi = a["win_rate_ci95"]
+        rl, rh = a["mean_return_ci95"]
+        sl, sh = a["mean_score_ci95"]
+        lines.append(f"{a['agent']:<24} {a['seat_games']:>6} {a['win_rate']:>8.3f} [{lo:.3f}, {hi:.3f}] "
+                     f"{a['parity']:>6.3f} {a['mean_return']:>+8.3f} [{rl:+.3f}, {rh:+.3f}] "
+                     f"{a['mean_score']:>9.2f} [{sl:.2f}, {sh:.2f}] {a['rating_ordinal']:>7.2f}")
+    h = summary["head_to_head"]
+    if len(h["agents"]) > 1:
+        lines.append("head-to-head (row beats column):")
+        for name, row in zip(h["agents"], h["matrix"]):
+            lines.append(f"  {name:<22} " + " ".join("   -  " if x is None else f"{x:6.3f}" for x in row))
+    return "\n".join(lines)
+
+
+def print_table(summary: dict) -> None:
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:  # pragma: no cover
+        print(format_table(summary))
+        return
+    t = Table(title=f"{summary['game']} {summary['options'] or ''}: {summary['deals']} deals, "
+                    f"{summary['games']} games, {summary['seconds']:.1f}s")
+    for col in ("agent", "seats", "win rate", "95% Wilson", "parity", "mean return", "95% boot",
+                "mean score", "95% boot", "rating"):
+        t.add_column(col, justify="left" if col == "agent" else "right")
+    for a in summary["agents"]:
+        mark = " *" if a["beats_parity"] else ""
+        t.add_row(a["agent"], str(a["seat_games"]), f"{a['win_rate']:.3f}{mark}",
+                  "[{:.3f}, {:.3f}]".format(*a["win_rate_ci95"]), f"{a['parity']:.3f}",
+                  f"{a['mean_return']:+.3f}", "[{:+.3f}, {:+.3f}]".format(*a["mean_return_ci95"]),
+                  f"{a['mean_score']:.2f}", "[{:.2f}, {:.2f}]".format(*a["mean_score_ci95"]),
+                  f"{a['rating_ordinal']:.2f}")
+    console = Console()
+    console.print(t)
+    h = summary["head_to_head"]
+    if len(h["agents"]) > 1:
+        ht = Table(title="head-to-head: share of opposed seat pairs the row agent beat")
+        ht.add_column("")
+        for name in h["agents"]:
+            ht.add_column(name, justify="right")
+        for name, row in zip(h["agents"], h["matrix"]):
+            ht.add_row(name, *("-" if x is None else f"{x:.3f}" for x in row))
+        console.print(ht)
+
+
+def save_results(result: TournamentResult, summary: dict, out: str | Path, plot: bool = True) -> list[Path]:
+    """results.json (summary + every game), summary.csv, games.csv, h2h.csv and win_rates.png
+    (plus learning_curve.png when the agents are several checkpoints) in directory ``out``."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    p = out / "results.json"
+    p.write_text(json.dumps({"summary": summary, "games": [asdict(r) for r in result.records]}, indent=1))
+    written.append(p)
+    p = out / "summary.csv"
+    with p.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["agent", "spec", "seat_games", "wins", "win_rate", "win_lo", "win_hi", "parity",
+                    "mean_return", "return_lo", "return_hi", "mean_score", "score_lo", "score_hi",
+                    "rating_mu", "rating_sigma", "rating_ordinal"])
+        for a in summary["agents"]:
+            w.writerow([a["agent"], a["spec"], a["seat_games"], a["wins"], a["win_rate"], *a["win_rate_ci95"],
+                        a["parity"], a["mean_return"], *a["mean_return_ci95"], a["mean_score"],
+                        *a["mean_score_ci95"], a["rating_mu"], a["rating_sigma"], a["rating_ordinal"]])
+    written.append(p)
+    p = out / "games.csv"
+    n = result.num_players
+    with p.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["deal", "deal_seed", "seating", *[f"agent_{s}" for s in range(n)],
+                    *[f"return_{s}" for s in range(n)], *[f"score_{s}" for s in range(n)],
+                    *[f"win_{s}" for s in range(n)], "decisions", "plies", "truncated", "seconds"])
+        for r in result.records:
+            w.writerow([r.deal, r.deal_seed, r.seating_index, *[result.agents[i] for i in r.seating],
+                        *r.returns, *r.scores, *r.win_share, r.decisions, r.plies, int(r.truncated),
+                        f"{r.seconds:.4f}"])
+    written.append(p)
+    p = out / "h2h.csv"
+    with p.open("w", newline="") as f:
+        w = csv.writer(f)
+        h = summary["head_to_head"]
+        w.writerow(["row_beats_column", *h["agents"]])
+        for name, row in zip(h["agents"], h["matrix"]):
+            w.writerow([name, *("" if x is None else x for x in row)])
+    written.append(p)
+    if plot:
+        written.extend(save_plots(summary, out))
+    return written
+
+
+def _checkpoint_step(spec: str) -> int | None:
+    """The training step of a checkpoint spec (``ppo:runs/x/checkpoints/step_20000.zip``)."""
+    if not spec.startswith("ppo:"):
+        return None
+    nums = re.findall(r"(\d+)", Path(spec[4:]).stem)
+    return int(nums[-1]) if nums else None
+
+
+def save_plots(summary: dict, out: Path) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    agents = summary["agents"]
+    names = [a["agent"] for a in agents]
+    rates = np.array([a["win_rate"] for a in agents])
+    lo = np.array([a["win_rate_ci95"][0] for a in agents])
+    hi = np.array([a["win_rate_ci95"][1] for a in agents])
+    written = []
+    fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(names) + 2), 3.6))
+    ax.bar(range(len(names)), rates, yerr=[rates - lo, hi - rates], capsize=5, color="#4c72b0")
+    ax.axhline(agents[0]["parity"], color="grey", ls="--", lw=1, label="parity")
+    ax.set_xticks(range(len(names)), names, rotation=20, ha="right")
+    ax.set_ylabel("win rate (95% Wilson)")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"{summary['game']}: {summary['deals']} deals, {summary['games']} games")
+    ax.legend()
+    fig.tight_layout()
+    p = out / "win_rates.png"
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    written.append(p)
+    steps = [(_checkpoint_step(a["spec"]), a) for a in agents]
+    ckpts = sorted([(s, a) for s, a in steps if s is not None], key=lambda x: x[0])
+    if len(ckpts) >= 2:
+        xs = [s for s, _ in ckpts]
+        ys = np.array([a["win_rate"] for _, a in ckpts])
+        yl = np.array([a["win_rate_ci95"][0] for _, a in ckpts])
+        yh = np.array([a["win_rate_ci95"][1] for _, a in ckpts])
+        fig, ax = plt.subplots(figsize=(5.5, 3.6))
+        ax.errorbar(xs, ys, yerr=[ys - yl, yh - ys], marker="o", capsize=4)
+        for s, a in steps:
+            if s is None:
+                ax.axhline(a["win_rate"], ls=":", lw=1, label=a["agent"])
+        ax.axhline(agents[0]["parity"], color="grey", ls="--", lw=1, label="parity")
+        ax.set_xlabel("training step (checkpoint)")
+        ax.set_ylabel("win rate (95% Wilson)")
+        ax.set_title(f"{summary['game']}: learning curve")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        p = out / "learning_curve.png"
+        fig.savefig(p, dpi=110)
+        plt.close(fig)
+        written.append(p)
+    return written
