@@ -1,0 +1,691 @@
+"""Muggins dominoes and the Fives family (RULES.md §2): the Game and its State, pure rules.
+
+Facts: 2-4 players (partnerships 0 & 2 against 1 & 3 with 4); a double-6 set (or 9, 12, 15);
+7 tiles each with 2-3 players, 5 with 4, the rest the face-down boneyard. Zero-sum: the
+side that reaches the target wins +1, the others share -1 (``reward="points"`` adds a
+zero-sum score-difference shaping each step). Chance: every deal, from ``state.rng``.
+Drawing from the boneyard is not a decision: the state draws for a player who cannot play.
+
+Action indices (``Discrete(num_tiles * num_slots + max_announcement + 4)``, a contract):
+  tile * num_slots + slot   play ``tile`` (kernel tile id) at ``slot``: 0 = as the lead of the
+                            hand, k >= 1 = on the open end of arm k (see ``layout.py``:
+                            1 west / 2 east of the lead, then 3, 4, ... the spinners' ends
+                            in the order the spinners were played); num_slots = 3 (line
+                            variants), 5 (all_fives, sniff), 2 * set_max + 5 (five_up)
+  PASS                      pass (cannot play and the boneyard is exhausted)
+  ANNOUNCE + v              announce a score v = 0 .. max_announcement after one's play
+  ACCEPT                    let the announcement under review stand
+  MUGGINS                   call "Muggins!" on it
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ...kernel.cards import check_all_once
+from ...kernel.game import TERMINAL, Game, GameFacts, State
+from ...kernel.options import Option, int_range
+from ...kernel.rewards import win_loss_rewards
+from ...kernel.seats import opponents_clockwise, team_of
+from ...kernel.tiles import HALVES, WEIGHT, format_tile, num_tiles, parse_tile
+from .layout import (
+    LAYOUT_NAMES,
+    VARIANTS,
+    Layout,
+    bonus_points,
+    count_bound,
+    max_announcement,
+    num_arms,
+    play_score,
+)
+
+FACTS = GameFacts(name="muggins_dominoes_v0", long_name="Muggins dominoes (All Fives family)",
+                  min_players=2, max_players=4, zero_sum=True, min_utility=-1.0, max_utility=1.0)
+
+# -- action indices (offsets; the play block starts at 0) --------------------------------------
+PLAY = 0  # + tile * num_slots + slot
+LEAD_SLOT = 0  # slot of the first tile of a hand
+# PASS, ANNOUNCE, ACCEPT, MUGGINS depend on the configuration: Game.PASS etc. (see action_layout)
+
+# -- phases ----------------------------------------------------------------------------------------
+PLAY_PHASE, ANNOUNCE_PHASE, RESPOND_PHASE, OVER = 0, 1, 2, 3
+PHASE_NAMES = ("play", "announce", "respond", "over")
+
+SET_MAXES = (6, 9, 12, 15)
+#: bit mask of the halves of every tile (bit p set when the tile has a p half)
+TILE_BITS = [(1 << hi) | (1 << lo) for hi, lo in HALVES]
+PIPS = [hi + lo for hi, lo in HALVES]
+#: first-play order: any double above any non-double; doubles by pip; others by weight, then high half
+LEAD_KEY = [1000 + hi if hi == lo else WEIGHT[t] * 20 + hi for t, (hi, lo) in enumerate(HALVES)]
+
+
+def action_layout(num_tiles_: int, num_slots: int, max_ann: int) -> dict[str, int]:
+    """The offsets of every action block for one configuration."""
+    pass_ = num_tiles_ * num_slots
+    return {"PASS": pass_, "ANNOUNCE": pass_ + 1, "ACCEPT": pass_ + 2 + max_ann,
+            "MUGGINS": pass_ + 3 + max_ann, "NUM_ACTIONS": pass_ + 4 + max_ann}
+
+
+def _default_hand_size(o: dict) -> int:
+    return 5 if o["num_players"] == 4 else 7
+
+
+def _default_target(o: dict) -> int:
+    v = VARIANTS[o["variant"]]
+    return v.target_two if o["num_players"] == 2 else v.target_more
+
+
+class DominoesGame(Game):
+    FACTS = FACTS
+    OPTIONS: ClassVar[dict[str, Option]] = {
+        "num_players": Option(2, allowed=(2, 3, 4), doc="players, 2-4"),
+        "partnerships": Option(False, allowed=(False, True), doc="4 players: seats 0 & 2 against 1 & 3"),
+        "variant": Option("muggins", allowed=tuple(VARIANTS), doc="scoring and layout (RULES.md §2.4)"),
+        "set_max": Option(6, allowed=SET_MAXES, doc="double-6, 9, 12 or 15 set"),
+        "hand_size": Option(_default_hand_size, check=int_range(1, 136),
+                            doc="tiles dealt to each player (7 with 2-3 players, 5 with 4)"),
+        "boneyard_reserve": Option(0, check=int_range(0, 136), doc="tiles that may never be drawn"),
+        "muggins": Option("forfeit", allowed=("forfeit", "claim", "off"), doc="the muggins rule (§2.6)"),
+        "target": Option(_default_target, check=int_range(1),
+                         doc="points to win (200 with 2 players, 150 with 3-4; 61 in fives_and_threes, five_up)"),
+        "episode": Option("game", allowed=("game", "hand"), doc="an episode is a game to the target, or one hand"),
+        "reward": Option("win", allowed=("win", "points"), doc="win/loss only, or plus score shaping"),
+        "max_hands": Option(100, check=int_range(1), doc="hands before the game is truncated as a draw"),
+    }
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        o = self.options
+        self.num_players = n = o["num_players"]
+        self.partnerships = o["partnerships"]
+        if self.partnerships and n != 4:
+            raise ValueError(f"option partnerships=True needs num_players=4 (got num_players={n}); "
+                             "allowed: partnerships=False with 2-4 players, True with 4")
+        self.variant = VARIANTS[o["variant"]]
+        self.set_max = s = o["set_max"]
+        self.num_tiles = t = num_tiles(s)
+        self.hand_size = o["hand_size"]
+        self.reserve = o["boneyard_reserve"]
+        if n * self.hand_size + self.reserve > t:
+            raise ValueError(
+                f"options hand_size={self.hand_size} and boneyard_reserve={self.reserve} do not fit "
+                f"a double-{s} set of {t} tiles with {n} players: num_players * hand_size + "
+                f"boneyard_reserve must be at most {t}")
+        self.muggins = o["muggins"]
+        self.target = o["target"]
+        self.episode = o["episode"]
+        self.reward_mode = o["reward"]
+        self.max_hands = o["max_hands"]
+        self.num_arms = num_arms(self.variant, s)
+        self.num_slots = self.num_arms + 1
+        self.max_count = count_bound(self.variant, s)
+        self.max_announcement = max_announcement(self.variant, s)
+        #: score of a play per count 0..max_count
+        self.score_table = [play_score(self.variant, c) for c in range(self.max_count + 1)]
+        offsets = action_layout(t, self.num_slots, self.max_announcement)
+        self.PASS = offsets["PASS"]
+        self.ANNOUNCE = offsets["ANNOUNCE"]
+        self.ACCEPT = offsets["ACCEPT"]
+        self.MUGGINS = offsets["MUGGINS"]
+        self.num_actions = offsets["NUM_ACTIONS"]
+        self.teams = [team_of(p, n, self.partnerships) for p in range(n)]
+        self.num_sides = 2 if self.partnerships else n
+        self.responders = [opponents_clockwise(p, n, self.partnerships) for p in range(n)]
+        self.announce_actions = list(range(self.ANNOUNCE, self.ANNOUNCE + self.max_announcement + 1))
+        # a hand: at most num_tiles plays, each with an announcement and n-1 responses, and
+        # fewer than n passes between two plays
+        self.max_game_length = self.max_hands * t * (2 * n + 1)
+        o_ = {}
+        o_["hand"] = t  # own tiles
+        o_["played"] = t  # tiles on the layout
+        o_["lead_needed"] = 1  # the layout is empty: the next play is the lead
+        o_["arms"] = self.num_arms * (s + 5)  # per arm: open, pip one-hot, crosswise, spinner, spinner counts
+        o_["count"] = 1  # count / max_count
+        o_["scores"] = self.num_sides  # per relative side (own first): min(score / target, 1)
+        o_["tiles"] = n  # per relative seat: tiles in hand / num_tiles
+        o_["drawn"] = n  # per relative seat: tiles drawn this hand / num_tiles
+        o_["boneyard"] = 1  # boneyard size / num_tiles
+        o_["phase"] = 3  # play, announce, respond
+        o_["mover"] = n  # relative seat whose turn it is (who played, during announce/respond)
+        o_["to_act"] = n  # relative seat to decide now
+        o_["announcement"] = self.max_announcement + 1  # one-hot, during respond
+        self.observation_layout = o_
+        self.observation_size = sum(o_.values())
+
+    def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> DominoesState:
+        return DominoesState(self, seed, deal)
+
+    def decode_play(self, action: int) -> tuple[int, int]:
+        """(tile, slot) of a play action."""
+        return divmod(action - PLAY, self.num_slots)
+
+    def play_action(self, tile: int | str, slot: int) -> int:
+        """The action index of playing ``tile`` (id or ``"5-3"``) at ``slot``."""
+        t = parse_tile(tile, self.set_max)
+        if not 0 <= slot < self.num_slots:
+            raise ValueError(f"slot {slot!r} out of range 0..{self.num_slots - 1}")
+        return PLAY + t * self.num_slots + slot
+
+    def announce_action(self, value: int) -> int:
+        if not 0 <= value <= self.max_announcement:
+            raise ValueError(f"announcement {value!r} out of range 0..{self.max_announcement}")
+        return self.ANNOUNCE + value
+
+    def action_name(self, action: int) -> str:
+        if 0 <= action < self.PASS:
+            tile, slot = self.decode_play(action)
+            return f"lead {format_tile(tile)}" if slot == LEAD_SLOT else f"{format_tile(tile)} on arm {slot}"
+        if action == self.PASS:
+            return "pass"
+        if self.ANNOUNCE <= action < self.ACCEPT:
+            return f"announce {action - self.ANNOUNCE}"
+        if action == self.ACCEPT:
+            return "accept"
+        if action == self.MUGGINS:
+            return "Muggins!"
+        return f"action {action}"
+
+
+class DominoesState(State):
+    def __init__(self, game: DominoesGame, seed: int | None, deal: Mapping | None) -> None:
+        self.game = game
+        self.n = game.num_players
+        self.rng = np.random.default_rng(seed)
+        self.scores = [0] * game.num_sides
+        self.hand_no = 0
+        self.over = False
+        self.truncated = False
+        self.winner_side = -1
+        self.zero = np.zeros(self.n)
+        self.zero.flags.writeable = False
+        self._rewards = self.zero
+        self._returns = np.zeros(self.n)
+        self.last_review: dict | None = None  # the settled review of the latest announcement
+        self.last_hand: dict | None = None  # how the previous hand ended
+        self._start_hand(self._parse_deal(deal) if deal is not None else None)
+
+    # -- deals -------------------------------------------------------------------------------------
+    def _parse_deal(self, deal: Mapping) -> tuple[list[list[int]], list[int]]:
+        g, n = self.game, self.n
+        if not isinstance(deal, Mapping):  # the suite's contract: a bad deal raises ValueError
+            raise ValueError("deal must be a dict {'hands': [[tile, ...] per seat], 'boneyard': [tile, ...]}, "  # noqa: TRY004
+                             f"got {deal!r}")
+        unknown = set(deal) - {"hands", "boneyard"}
+        if unknown:
+            raise ValueError(f"unknown deal key(s) {sorted(unknown)}; allowed: hands, boneyard")
+        if "hands" not in deal:
+            raise ValueError("deal is missing 'hands' (format: {'hands': [[tile, ...] per seat], "
+                             "'boneyard': [tile, ...] top first})")
+
+        def tiles(what: str, value: Any) -> list[int]:
+            if not isinstance(value, (list, tuple)):
+                raise ValueError(f"deal {what} must be a list of tiles (ids or '5-3'), got {value!r}")  # noqa: TRY004
+            return [parse_tile(int(x) if isinstance(x, np.integer) else x, g.set_max) for x in value]
+
+        hands_in = deal["hands"]
+        if not isinstance(hands_in, (list, tuple)) or len(hands_in) != n:
+            raise ValueError(f"deal hands must be a list of {n} lists (one per seat), got {hands_in!r}")
+        hands = [tiles(f"hand of seat {s}", h) for s, h in enumerate(hands_in)]
+        for s, h in enumerate(hands):
+            if not h:
+                raise ValueError(f"deal: seat {s}'s hand is empty (every player needs at least one tile)")
+        boneyard = tiles("boneyard", deal.get("boneyard", []))
+        check_all_once([t for h in hands for t in h] + boneyard, f"deal (a double-{g.set_max} set)",
+                       universe=g.num_tiles, fmt=format_tile)
+        return hands, boneyard
+
+    def _start_hand(self, rigged: tuple[list[list[int]], list[int]] | None) -> None:
+        g, n = self.game, self.n
+        if rigged is None:
+            perm = self.rng.permutation(g.num_tiles).tolist()
+            h = g.hand_size
+            self.hands = [perm[i * h:(i + 1) * h] for i in range(n)]
+            self.boneyard = perm[n * h:]  # the top is the last element
+        else:
+            hands, boneyard = rigged
+            self.hands = [list(x) for x in hands]
+            self.boneyard = boneyard[::-1]
+        self.hand_no += 1
+        self.drawn = [0] * n
+        self.layout = Layout(g.variant.layout, g.variant.sniff, g.num_arms)
+        self.plays: list[tuple[int, int, int]] = []  # (seat, tile, slot) in order
+        self.review: list[int] | None = None  # [mover, announced, true score, responder index]
+        self.true_score = 0
+        # first play: the highest double, else the heaviest tile (RULES.md §2.1)
+        best, seat, tile = -1, 0, 0
+        for s, hand in enumerate(self.hands):
+            for t in hand:
+                if LEAD_KEY[t] > best:
+                    best, seat, tile = LEAD_KEY[t], s, t
+        self.player = seat
+        self.phase = PLAY_PHASE
+        self._legal = [PLAY + tile * g.num_slots + LEAD_SLOT]
+
+    # -- turns ---------------------------------------------------------------------------------------
+    def _plays_of(self, seat: int) -> list[int]:
+        lay = self.layout
+        bits = lay.open_bits
+        ns = self.game.num_slots
+        pip = lay.pip
+        out = []
+        for t in self.hands[seat]:
+            if TILE_BITS[t] & bits:
+                hi, lo = HALVES[t]
+                base = PLAY + t * ns
+                for k in lay.open_arms:
+                    p = pip[k]
+                    if p == hi or p == lo:
+                        out.append(base + k)
+        out.sort()
+        return out
+
+    def _can_play(self, seat: int) -> bool:
+        bits = self.layout.open_bits
+        return any(TILE_BITS[t] & bits for t in self.hands[seat])
+
+    def _begin_turn(self, seat: int) -> None:
+        """The seat's turn: draw for them while they cannot play, then play or pass."""
+        self.player = seat
+        self.phase = PLAY_PHASE
+        bits = self.layout.open_bits
+        hand = self.hands[seat]
+        if not any(TILE_BITS[t] & bits for t in hand):
+            reserve = self.game.reserve
+            playable = False
+            while len(self.boneyard) > reserve:
+                t = self.boneyard.pop()
+                hand.append(t)
+                self.drawn[seat] += 1
+                if TILE_BITS[t] & bits:
+                    playable = True
+                    break
+            if not playable:
+                if not any(self._can_play(s) for s in range(self.n)):
+                    self._end_hand_blocked()
+                    return
+                self._legal = [self.game.PASS]
+                return
+        self._legal = self._plays_of(seat)
+
+    def _next_turn(self) -> None:
+        self._begin_turn((self.player + 1) % self.n)
+
+    # -- protocol -------------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.phase == OVER:
+            return TERMINAL
+        if self.phase == RESPOND_PHASE:
+            r = self.review
+            return self.game.responders[r[0]][r[3]]
+        return self.player
+
+    def legal_actions(self) -> list[int]:
+        return list(self._legal) if self.phase != OVER else []
+
+    def legal_actions_mask(self) -> np.ndarray:
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        if self.phase != OVER:
+            mask[self._legal] = 1
+        return mask
+
+    def apply(self, action: int) -> None:
+        a = self.check_legal(action)
+        g = self.game
+        before = self.scores[:]
+        self._rewards = self.zero
+        phase = self.phase
+        if phase == PLAY_PHASE:
+            if a == g.PASS:
+                self._next_turn()
+            else:
+                tile, slot = divmod(a - PLAY, g.num_slots)
+                self._play(tile, slot)
+        elif phase == ANNOUNCE_PHASE:
+            v = a - g.ANNOUNCE
+            self.scores[g.teams[self.player]] += v  # credited at once
+            self.review = [self.player, v, self.true_score, 0]
+            self.phase = RESPOND_PHASE
+            self._legal = [g.ACCEPT, g.MUGGINS]
+        else:  # RESPOND_PHASE
+            r = self.review
+            if a == g.ACCEPT:
+                r[3] += 1
+                if r[3] == len(g.responders[r[0]]):
+                    self._settle(-1)
+            else:
+                self._settle(g.responders[r[0]][r[3]])
+        if self.scores != before or self.over:
+            self._pay(before)
+
+    def _play(self, tile: int, slot: int) -> None:
+        g = self.game
+        seat = self.player
+        self.hands[seat].remove(tile)
+        lay = self.layout
+        if slot == LEAD_SLOT:
+            lay.place_lead(tile)
+        else:
+            lay.place(tile, slot)
+        self.plays.append((seat, tile, slot))
+        self.true_score = g.score_table[lay.count]
+        if g.muggins == "off":
+            side = g.teams[seat]
+            self.scores[side] += self.true_score
+            self.last_review = {"seat": seat, "announced": self.true_score, "true_score": self.true_score,
+                                "caller": -1, "founded": False}
+            if self.scores[side] >= g.target:
+                self._game_over(side)
+                return
+            self._after_play(seat)
+        else:
+            self.phase = ANNOUNCE_PHASE
+            self._legal = g.announce_actions
+
+    def _settle(self, caller: int) -> None:
+        g = self.game
+        mover, announced, true, _ = self.review
+        founded = caller >= 0 and announced != true
+        if founded:
+            self.scores[g.teams[mover]] -= announced
+            if g.muggins == "claim":
+                self.scores[g.teams[caller]] += true
+        self.last_review = {"seat": mover, "announced": announced, "true_score": true,
+                            "caller": caller, "founded": founded}
+        self.review = None
+        self.phase = PLAY_PHASE
+        for side, score in enumerate(self.scores):
+            if score >= g.target:
+                self._game_over(side)
+                return
+        self._after_play(mover)
+
+    def _after_play(self, seat: int) -> None:
+        if not self.hands[seat]:
+            self._end_hand_domino(seat)
+        else:
+            self._next_turn()
+
+    # -- end of hand and game -------------------------------------------------------------------------
+    def side_pips(self) -> list[int]:
+        g = self.game
+        pips = [0] * g.num_sides
+        for s, hand in enumerate(self.hands):
+            pips[g.teams[s]] += sum(PIPS[t] for t in hand)
+        return pips
+
+    def _end_hand_domino(self, seat: int) -> None:
+        g = self.game
+        side = g.teams[seat]
+        pips = self.side_pips()
+        bonus = sum(bonus_points(g.variant, p) for s, p in enumerate(pips) if s != side)
+        self._end_hand({"how": "domino", "seat": seat, "side": side, "pips": pips, "bonus": bonus}, side, bonus)
+
+    def _end_hand_blocked(self) -> None:
+        g = self.game
+        pips = self.side_pips()
+        low = min(pips)
+        if pips.count(low) > 1:
+            self._end_hand({"how": "blocked", "seat": -1, "side": -1, "pips": pips, "bonus": 0}, -1, 0)
+            return
+        side = pips.index(low)
+        bonus = bonus_points(g.variant, sum(pips) - low - low)
+        self._end_hand({"how": "blocked", "seat": -1, "side": side, "pips": pips, "bonus": bonus}, side, bonus)
+
+    def _end_hand(self, result: dict, side: int, bonus: int) -> None:
+        g = self.game
+        result["hand"] = self.hand_no
+        result["hands"] = [list(h) for h in self.hands]
+        self.last_hand = result
+        if side >= 0:
+            self.scores[side] += bonus
+            if self.scores[side] >= g.target:
+                self._game_over(side)
+                return
+        if g.episode == "hand":
+            best = max(self.scores)
+            self._game_over(self.scores.index(best) if self.scores.count(best) == 1 else -1)
+        elif self.hand_no >= g.max_hands:
+            self.truncated = True
+            self._game_over(-1)
+        else:
+            self._start_hand(None)
+
+    def _game_over(self, side: int) -> None:
+        self.over = True
+        self.phase = OVER
+        self.winner_side = side
+        self.review = None
+        self._legal = []
+
+    def _pay(self, before: list[int]) -> None:
+        g = self.game
+        n = self.n
+        r = np.zeros(n)
+        if g.reward_mode == "points":
+            delta = [a - b for a, b in zip(self.scores, before)]
+            teams = g.teams
+            for i in range(n):
+                opp = [delta[teams[j]] for j in range(n) if teams[j] != teams[i]]
+                r[i] = (delta[teams[i]] - sum(opp) / len(opp)) / g.target
+        if self.over and self.winner_side >= 0:
+            winners = [s for s in range(n) if g.teams[s] == self.winner_side]
+            r += win_loss_rewards(n, winners, g.teams)
+        self._rewards = r
+        self._returns += r
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def is_truncated(self) -> bool:
+        return self.truncated
+
+    def rewards(self) -> np.ndarray:
+        return self._rewards
+
+    def returns(self) -> np.ndarray:
+        return self._returns
+
+    # -- views -------------------------------------------------------------------------------------------
+    def winners(self) -> list[int]:
+        """Seats of the side that won (empty before the end, on a draw or truncation)."""
+        if not self.over or self.winner_side < 0:
+            return []
+        return [s for s in range(self.n) if self.game.teams[s] == self.winner_side]
+
+    def relative_sides(self, player: int) -> list[int]:
+        """Side indices as seen from ``player``: own side first, then clockwise."""
+        g = self.game
+        if g.partnerships:
+            own = g.teams[player]
+            return [own, 1 - own]
+        return [(player + k) % self.n for k in range(self.n)]
+
+    def observation(self, player: int) -> np.ndarray:
+        g, n = self.game, self.n
+        obs = np.zeros(g.observation_size, dtype=np.float32)
+        t = g.num_tiles
+        lay = self.layout
+        obs[self.hands[player]] = 1.0
+        i = t
+        for _, tile, _ in self.plays:
+            obs[i + tile] = 1.0
+        i += t
+        if lay.lead < 0:
+            obs[i] = 1.0
+        i += 1
+        width = g.set_max + 5
+        for k in lay.open_arms:
+            j = i + (k - 1) * width
+            obs[j] = 1.0
+            obs[j + 1 + lay.pip[k]] = 1.0
+            crosswise, spinner, counts = lay.end_kind(k)
+            obs[j + g.set_max + 2] = crosswise
+            obs[j + g.set_max + 3] = spinner
+            obs[j + g.set_max + 4] = counts
+        i += g.num_arms * width
+        obs[i] = lay.count / g.max_count
+        i += 1
+        for k, side in enumerate(self.relative_sides(player)):
+            obs[i + k] = min(self.scores[side] / g.target, 1.0)
+        i += g.num_sides
+        for rel in range(n):
+            seat = (player + rel) % n
+            obs[i + rel] = len(self.hands[seat]) / t
+            obs[i + n + rel] = self.drawn[seat] / t
+        i += 2 * n
+        obs[i] = len(self.boneyard) / t
+        i += 1
+        if self.phase != OVER:
+            obs[i + self.phase] = 1.0
+            obs[i + 3 + (self.player - player) % n] = 1.0
+            obs[i + 3 + n + (self.current_player() - player) % n] = 1.0
+            if self.phase == RESPOND_PHASE:
+                obs[i + 3 + 2 * n + self.review[1]] = 1.0
+        return obs
+
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    def action_to_string(self, action: int) -> str:
+        g = self.game
+        if 0 <= action < g.PASS:
+            tile, slot = g.decode_play(action)
+            if slot == LEAD_SLOT:
+                return f"lead {format_tile(tile)}"
+            return f"{format_tile(tile)} on arm {slot} (open {self.layout.pip[slot]})"
+        return g.action_name(action)
+
+    def open_ends(self) -> list[dict]:
+        lay = self.layout
+        out = []
+        for k in sorted(lay.open_arms):
+            crosswise, spinner, counts = lay.end_kind(k)
+            out.append({"slot": k, "pip": lay.pip[k], "tiles": lay.length[k], "crosswise_double": crosswise,
+                        "spinner": spinner, "spinner_counts": counts})
+        return out
+
+    def public_view(self, player: int) -> dict:
+        g = self.game
+        view = {
+            "seat": player,
+            "phase": PHASE_NAMES[self.phase],
+            "to_act": self.current_player(),
+            "turn_player": self.player,
+            "hand_number": self.hand_no,
+            "hand": sorted(self.hands[player]),
+            "hand_text": [format_tile(t) for t in sorted(self.hands[player])],
+            "lead": self.layout.lead,
+            "plays": [list(p) for p in self.plays],
+            "played": sorted(t for _, t, _ in self.plays),
+            "open_ends": self.open_ends(),
+            "count": self.layout.count,
+            "scores": list(self.scores),
+            "teams": list(g.teams),
+            "target": g.target,
+            "tile_counts": [len(h) for h in self.hands],
+            "drawn": list(self.drawn),
+            "boneyard_size": len(self.boneyard),
+            "review": None,
+            "last_review": dict(self.last_review) if self.last_review else None,
+            "last_hand": None,
+        }
+        if self.phase == RESPOND_PHASE:
+            mover, announced, _, idx = self.review
+            view["review"] = {"seat": mover, "announced": announced,
+                              "responders": list(g.responders[mover]), "asking": idx}
+        if self.last_hand is not None:
+            view["last_hand"] = {k: (list(map(list, v)) if k == "hands" else v) for k, v in self.last_hand.items()}
+        return view
+
+    def render(self) -> str:
+        g = self.game
+        lay = self.layout
+        title = (f"Muggins dominoes ({g.variant.name}: {LAYOUT_NAMES[g.variant.layout]}, double-{g.set_max}, "
+                 f"{self.n} players{', partnerships' if g.partnerships else ''}), hand {self.hand_no}, "
+                 f"phase {PHASE_NAMES[self.phase]}")
+        lines = [title]
+        lines.append("scores: " + "  ".join(
+            (f"side {s} (players {', '.join(str(p) for p in range(self.n) if g.teams[p] == s)})"
+             if g.partnerships else f"player {s}") + f": {sc}" for s, sc in enumerate(self.scores))
+            + f"   (target {g.target})")
+        if lay.lead < 0:
+            lines.append("layout: empty")
+        else:
+            lines.append(f"layout: lead [{format_tile(lay.lead)}], count {lay.count}")
+            for e in self.open_ends():
+                k = e["slot"]
+                tiles = " ".join(f"[{a}-{b}]" for a, b in lay.oriented_arm(k))
+                notes = []
+                if e["crosswise_double"]:
+                    notes.append("crosswise double")
+                if e["spinner"]:
+                    notes.append("spinner" + (", counts" if e["spinner_counts"] else ", not counting"))
+                lines.append(f"  arm {k}: {tiles or '(empty)'} -> open {e['pip']}"
+                             + (f" ({'; '.join(notes)})" if notes else ""))
+        lines.append(f"boneyard: {len(self.boneyard)} tiles")
+        for s in range(self.n):
+            mark = ">" if s == self.current_player() else " "
+            lines.append(f"{mark} player {s}: {' '.join(format_tile(t) for t in self.hands[s]) or '-'}"
+                         f"  ({len(self.hands[s])} tiles, drew {self.drawn[s]})")
+        if self.phase == RESPOND_PHASE:
+            mover, announced, true, _ = self.review
+            lines.append(f"under review: player {mover} announced {announced} (true score {true})")
+        if self.phase == OVER:
+            if self.truncated:
+                lines.append("result: draw (hand limit)")
+            elif self.winner_side < 0:
+                lines.append("result: draw")
+            else:
+                lines.append(f"result: players {', '.join(map(str, self.winners()))} win")
+        return "\n".join(lines)
+
+    def full_state(self) -> dict:
+        lay = self.layout
+        return {
+            "hand_number": self.hand_no, "phase": PHASE_NAMES[self.phase], "player": self.player,
+            "to_act": self.current_player(), "hands": [list(h) for h in self.hands],
+            "boneyard": self.boneyard[::-1],  # top first
+            "drawn": list(self.drawn), "lead": lay.lead, "plays": [list(p) for p in self.plays],
+            "arms": {k: [lay.pip[k], lay.length[k]] for k in sorted(lay.open_arms)},
+            "count": lay.count, "true_score": self.true_score, "scores": list(self.scores),
+            "review": list(self.review) if self.review else None,
+            "last_review": dict(self.last_review) if self.last_review else None,
+            "last_hand": self.last_hand, "winner_side": self.winner_side, "truncated": self.truncated,
+        }
+
+    def clone(self) -> DominoesState:
+        c = object.__new__(DominoesState)
+        c.__dict__.update(self.__dict__)
+        c.rng = np.random.Generator(type(self.rng.bit_generator)())
+        c.rng.bit_generator.state = self.rng.bit_generator.state
+        c.hands = [h[:] for h in self.hands]
+        c.boneyard = self.boneyard[:]
+        c.drawn = self.drawn[:]
+        c.scores = self.scores[:]
+        c.layout = self.layout.copy()
+        c.plays = self.plays[:]
+        c.review = self.review[:] if self.review else None
+        c._legal = self._legal[:]
+        c._returns = self._returns.copy()
+        return c
+
+    def resample_hidden(self, player: int, rng: np.random.Generator) -> DominoesState:
+        """Re-deal the other players' tiles and the boneyard among themselves, keeping every
+        hand's size and the boneyard's size (the layout, own tiles and all counts stay)."""
+        c = self.clone()
+        others = [s for s in range(self.n) if s != player]
+        pool = [t for s in others for t in c.hands[s]] + c.boneyard
+        pool = rng.permutation(pool).tolist()
+        i = 0
+        for s in others:
+            k = len(c.hands[s])
+            c.hands[s] = pool[i:i + k]
+            i += k
+        c.boneyard = pool[i:]
+        return c
+
+
+__all__ = ["FACTS", "LEAD_SLOT", "PHASE_NAMES", "PLAY", "DominoesGame", "DominoesState"]
