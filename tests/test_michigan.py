@@ -381,7 +381,7 @@ def test_public_view_has_what_a_heuristic_needs():
         play(e, seat, card)
     view = e.infos["player_1"]["view"]
     assert view["hand"] == sorted(parse_cards("3♣ 2♦ 3♦ Q♦ 5♥ 9♥ 2♠ 7♠"))
-    assert view["played"] == [[parse_card(c), s] for s, c in PRELUDE[:9]]
+    assert view["played"] == [(parse_card(c), s) for s, c in PRELUDE[:9]]
     assert view["leading"] and view["stopped_suit"] == 0 and view["sequence"] is None
     assert view["layout"] == {"A♥": 4, "K♣": 4, "Q♦": 4, "J♠": 4, "Kitty": 8}
     assert view["balances"] == [-6] * 4 and view["dealer"] == D

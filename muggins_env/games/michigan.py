@@ -100,9 +100,9 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def _squash_signed(x: float) -> float:
-    """Any chip amount into (0, 1), 0.5 for 0: monotone, so nothing is clipped away."""
-    return 0.5 + 0.5 * x / (abs(x) + CHIP_SCALE)
+def _unpack52(mask: int) -> np.ndarray:
+    """The 52 low bits of ``mask`` as a 0/1 array, bit 0 first."""
+    return np.unpackbits(np.frombuffer(mask.to_bytes(7, "little"), dtype=np.uint8), bitorder="little")[:NUM_CARDS]
 
 
 class MichiganGame(Game):
@@ -144,6 +144,11 @@ class MichiganGame(Game):
             offsets[name] = i
             i += size
         self.offsets = offsets
+        self.block_starts = (offsets["hand"], offsets["played"], offsets["known_widow"], offsets["sequence_suit"])
+        self.tail_size = self.observation_size - offsets["sequence_suit"]
+        # the tail's layout is fixed in observation(): check it against the declaration
+        assert offsets["phase"] - offsets["sequence_suit"] == 21
+        assert offsets["balances"] + 2 * n + 1 == offsets["hands_played"]
 
     def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> MichiganState:
         return MichiganState(self, seed, deal)
@@ -179,6 +184,22 @@ class MichiganState(State):
         self._start_hand(dealer, owner)
         if game.chip_rewards:
             self._pending = np.full(n, -float(STAKE))
+
+    # -- chance ---------------------------------------------------------------------------------------
+    @property
+    def rng(self) -> np.random.Generator:
+        """The state's generator (later deals). A clone rebuilds it from the copied bit-generator
+        state on first use, so that cloning costs no generator construction."""
+        if self._rng is None:
+            kind, state = self._rng_src
+            self._rng = np.random.Generator(kind(0))
+            self._rng.bit_generator.state = state
+            self._rng_src = None
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng, self._rng_src = value, None
 
     # -- dealing ------------------------------------------------------------------------------------
     def _recipients(self, dealer: int) -> list[int]:
@@ -251,8 +272,7 @@ class MichiganState(State):
         self.hands = hands
         self.counts = counts
         self.widow_count = NUM_CARDS - sum(counts)
-        self.played: list[int] = []  # card ids in play order, this hand
-        self.played_by: list[int] = []  # seat of each, same order
+        self.played: list[tuple[int, int]] = []  # (card id, seat) in play order, this hand
         self.known_widow = 0  # bitmask of card ids shown to be in the widow by a stop
         for s in range(n):
             self.balances[s] -= STAKE
@@ -311,8 +331,7 @@ class MichiganState(State):
         self.hands[p] &= ~(1 << BIT_OF_CARD[a])
         self.counts[p] -= 1
         self.owner[a] = PLAYED
-        self.played.append(a)
-        self.played_by.append(p)
+        self.played.append((a, p))
         self._legal = None
         self.stopped_suit = NO_SUIT
         b = BOODLE_OF_CARD[a]
@@ -422,41 +441,43 @@ class MichiganState(State):
     def observation(self, player: int) -> np.ndarray:
         n = self.n
         g = self.game
-        off = g.offsets
+        o_hand, o_played, o_widow, o_tail = g.block_starts
         obs = np.zeros(g.observation_size, dtype=np.float32)
         h = self.hands[player]
         if h:
-            bits = np.unpackbits(np.frombuffer(h.to_bytes(7, "little"), dtype=np.uint8), bitorder="little")
-            obs[off["hand"] + CARD_OF_BIT_ARR] = bits[:NUM_CARDS]
+            obs[o_hand + CARD_OF_BIT_ARR] = _unpack52(h)
         if self.played:
-            cards = np.array(self.played)
-            rel = (np.array(self.played_by) - player) % n
-            obs[off["played"] + cards * n + rel] = 1
-        kw = self.known_widow
-        if kw:
-            bits = np.unpackbits(np.frombuffer(kw.to_bytes(7, "little"), dtype=np.uint8), bitorder="little")
-            obs[off["known_widow"]:off["known_widow"] + NUM_CARDS] = bits[:NUM_CARDS]
+            obs[[o_played + c * n + (s - player) % n for c, s in self.played]] = 1
+        if self.known_widow:
+            obs[o_widow:o_widow + NUM_CARDS] = _unpack52(self.known_widow)
+        # the small pieces, from sequence_suit to the end, built as a list and written once
+        tail = [0.0] * g.tail_size
         if self.phase == FOLLOW:
-            obs[off["sequence_suit"] + SUIT[self.need]] = 1
-            obs[off["sequence_next"] + MRANK[self.need] - 2] = 1
-        if self.stopped_suit != NO_SUIT and self.phase == LEAD:
-            obs[off["stopped_suit"] + self.stopped_suit] = 1
+            tail[SUIT[self.need]] = 1.0
+            tail[4 + MRANK[self.need] - 2] = 1.0
+        elif self.phase == LEAD and self.stopped_suit != NO_SUIT:
+            tail[17 + self.stopped_suit] = 1.0
+        i = 21
         if self.phase != OVER:
-            obs[off["phase"] + self.phase] = 1
-            obs[off["to_act"] + (self.player - player) % n] = 1
-        obs[off["dealer"] + (self.dealer - player) % n] = 1
-        i = off["layout"]
-        for k, amount in enumerate(self.boodle):
-            obs[i + k] = amount / (amount + CHIP_SCALE)
-        obs[i + len(self.boodle)] = self.kitty / (self.kitty + CHIP_SCALE)
-        i = off["balances"]
+            tail[i + self.phase] = 1.0
+            tail[i + 2 + (self.player - player) % n] = 1.0
+        i += 2 + n
+        tail[i + (self.dealer - player) % n] = 1.0
+        i += n
+        for amount in self.boodle:
+            tail[i] = amount / (amount + CHIP_SCALE)
+            i += 1
+        tail[i] = self.kitty / (self.kitty + CHIP_SCALE)
+        i += 1
+        bal, counts = self.balances, self.counts
         for rel in range(n):
-            obs[i + rel] = _squash_signed(self.balances[(player + rel) % n])
-        i = off["counts"]
-        for rel in range(n):
-            obs[i + rel] = self.counts[(player + rel) % n] / MAX_HAND
-        obs[i + n] = self.widow_count / MAX_HAND
-        obs[off["hands_played"]] = self.hands_played / g.num_hands
+            x = bal[(player + rel) % n]
+            tail[i + rel] = 0.5 + 0.5 * x / (abs(x) + CHIP_SCALE)
+            tail[i + n + rel] = counts[(player + rel) % n] / MAX_HAND
+        i += 2 * n
+        tail[i] = self.widow_count / MAX_HAND
+        tail[i + 1] = self.hands_played / g.num_hands
+        obs[o_tail:] = tail
         return obs
 
     def phase_name(self) -> str:
@@ -486,7 +507,7 @@ class MichiganState(State):
             "hand_number": min(self.hands_played + 1, self.game.num_hands),
             "num_hands": self.game.num_hands,
             "hand": self.hand_cards(player),
-            "played": [[c, s] for c, s in zip(self.played, self.played_by)],
+            "played": list(self.played),
             "sequence": self._sequence(),
             "stopped_suit": self.stopped_suit if self.phase == LEAD else NO_SUIT,
             "known_widow": self.known_widow_cards(),
@@ -504,7 +525,7 @@ class MichiganState(State):
         lines = [title]
         lines.append("layout: " + "  ".join(f"{k} {v:g}" for k, v in self.layout().items()))
         by_suit: list[list[str]] = [[] for _ in range(4)]
-        for c, s in zip(self.played, self.played_by):
+        for c, s in self.played:
             by_suit[SUIT[c]].append(f"{format_card(c)}/{s}")
         for s in range(4):
             if by_suit[s]:
@@ -529,7 +550,7 @@ class MichiganState(State):
             "dealer": self.dealer, "phase": PHASE_NAMES[self.phase], "to_act": self.current_player(),
             "hands": [self.hand_cards(s) for s in range(self.n)],
             "widow": [c for c in range(NUM_CARDS) if self.owner[c] == WIDOW],
-            "played": [[c, s] for c, s in zip(self.played, self.played_by)],
+            "played": [list(cs) for cs in self.played],
             "sequence": self._sequence(),
             "stopped_suit": self.stopped_suit,
             "known_widow": self.known_widow_cards(),
@@ -540,15 +561,15 @@ class MichiganState(State):
     def clone(self) -> MichiganState:
         c = object.__new__(MichiganState)
         c.__dict__.update(self.__dict__)
-        c.rng = np.random.Generator(type(self.rng.bit_generator)())
-        c.rng.bit_generator.state = self.rng.bit_generator.state
+        if self._rng is not None:  # the copy builds its generator only if it deals again
+            bg = self._rng.bit_generator
+            c._rng, c._rng_src = None, (type(bg), bg.state)
         c.balances = list(self.balances)
         c.boodle = list(self.boodle)
         c.owner = list(self.owner)
         c.hands = list(self.hands)
         c.counts = list(self.counts)
         c.played = list(self.played)
-        c.played_by = list(self.played_by)
         c.winners = list(self.winners)
         c._returns = self._returns.copy()
         if self._pending is not None:
