@@ -54,7 +54,6 @@ BIT_OF_CARD = [SUIT[c] * 13 + MRANK[c] - 2 for c in range(NUM_CARDS)]
 CARD_OF_BIT = [0] * NUM_CARDS
 for _c, _b in enumerate(BIT_OF_CARD):
     CARD_OF_BIT[_b] = _c
-CARD_OF_BIT_ARR = np.array(CARD_OF_BIT, dtype=np.int64)
 #: the next higher card of the same suit (-1 after an ace)
 NEXT_CARD = [-1 if MRANK[c] == 14 else CARD_OF_BIT[BIT_OF_CARD[c] + 1] for c in range(NUM_CARDS)]
 SUIT_FIELD = 0x1FFF
@@ -263,13 +262,11 @@ class MichiganState(State):
         n = self.n
         self.dealer = dealer
         self.owner = owner
-        hands = [0] * n
+        self._set_hands()
         counts = [0] * n
-        for c, o in enumerate(owner):
+        for o in owner:
             if o >= 0:
-                hands[o] |= 1 << BIT_OF_CARD[c]
                 counts[o] += 1
-        self.hands = hands
         self.counts = counts
         self.widow_count = NUM_CARDS - sum(counts)
         self.played: list[tuple[int, int]] = []  # (card id, seat) in play order, this hand
@@ -284,6 +281,18 @@ class MichiganState(State):
         self.need = -1  # card to follow with (FOLLOW)
         self.stopped_suit = NO_SUIT
         self._legal: list[int] | None = None
+
+    def _set_hands(self) -> None:
+        """Each seat's hand from ``owner``, as two bitmasks: ``hands`` by Michigan bit (suit
+        fields in rank order, for the lowest card of a suit) and ``hand_ids`` by card id."""
+        hands = [0] * self.n
+        ids = [0] * self.n
+        for c, o in enumerate(self.owner):
+            if o >= 0:
+                hands[o] |= 1 << BIT_OF_CARD[c]
+                ids[o] |= 1 << c
+        self.hands = hands
+        self.hand_ids = ids
 
     # -- rules ------------------------------------------------------------------------------------------
     def lowest_cards(self, seat: int) -> list[int]:
@@ -329,6 +338,7 @@ class MichiganState(State):
         self._pending = None
         # play the card
         self.hands[p] &= ~(1 << BIT_OF_CARD[a])
+        self.hand_ids[p] &= ~(1 << a)
         self.counts[p] -= 1
         self.owner[a] = PLAYED
         self.played.append((a, p))
@@ -433,7 +443,7 @@ class MichiganState(State):
     # -- views ---------------------------------------------------------------------------------------------
     def hand_cards(self, seat: int) -> list[int]:
         """``seat``'s cards, by card id."""
-        return sorted(CARD_OF_BIT[i] for i in _bits(self.hands[seat]))
+        return _bits(self.hand_ids[seat])
 
     def known_widow_cards(self) -> list[int]:
         return list(_bits(self.known_widow))
@@ -443,9 +453,9 @@ class MichiganState(State):
         g = self.game
         o_hand, o_played, o_widow, o_tail = g.block_starts
         obs = np.zeros(g.observation_size, dtype=np.float32)
-        h = self.hands[player]
+        h = self.hand_ids[player]
         if h:
-            obs[o_hand + CARD_OF_BIT_ARR] = _unpack52(h)
+            obs[o_hand:o_hand + NUM_CARDS] = _unpack52(h)
         if self.played:
             obs[[o_played + c * n + (s - player) % n for c, s in self.played]] = 1
         if self.known_widow:
@@ -568,6 +578,7 @@ class MichiganState(State):
         c.boodle = list(self.boodle)
         c.owner = list(self.owner)
         c.hands = list(self.hands)
+        c.hand_ids = list(self.hand_ids)
         c.counts = list(self.counts)
         c.played = list(self.played)
         c.winners = list(self.winners)
@@ -596,10 +607,6 @@ class MichiganState(State):
         slots = [c.owner[card] for card in cards]
         for card, who in zip(cards, rng.permutation(len(slots)).tolist()):
             c.owner[card] = slots[who]
-        hands = [0] * c.n
-        for card, o in enumerate(c.owner):
-            if o >= 0:
-                hands[o] |= 1 << BIT_OF_CARD[card]
-        c.hands = hands
+        c._set_hands()
         c._legal = None
         return c
