@@ -54,8 +54,15 @@ def game_options(options: dict | None) -> dict:
 
 def make_game(game_id: str, options: dict | None = None) -> Any:
     """The kernel ``Game`` of ``game_id`` with ``options`` (a clear ValueError when either is wrong)."""
-    from muggins_env import game_class
+    from muggins_env import ENV_NAMES, game_class
 
+    if game_id not in ENV_NAMES and game_id in HEURISTICS:  # a game module not yet listed in ENV_NAMES
+        try:
+            cls = importlib.import_module(f"muggins_env.{game_id}").raw_env.game_cls
+        except ImportError:
+            cls = None
+        if cls is not None:
+            return cls(**game_options(options))
     return game_class(game_id)(**game_options(options))
 
 

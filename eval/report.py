@@ -154,6 +154,8 @@ def print_table(summary: dict) -> None:
                   f"{a['mean_score']:.2f}", "[{:.2f}, {:.2f}]".format(*a["mean_score_ci95"]),
                   f"{a['rating_ordinal']:.2f}")
     console = Console()
+    if not console.is_terminal:
+        console = Console(width=max(console.width, 150))
     console.print(t)
     h = summary["head_to_head"]
     if len(h["agents"]) > 1:

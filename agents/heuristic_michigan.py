@@ -1,0 +1,113 @@
+"""Heuristic for Michigan (``michigan_v0``): the only free decision is the suit of a lead.
+
+A lead plays the leader's lowest card of the chosen suit; the sequence then climbs the suit,
+each card played by whoever holds it, until an ace or a card that is out (played, or in the
+widow). Going out first takes the Kitty and a chip per card the others hold, so a good player
+wants to shed cards and to keep the lead. For every suit it may lead, the heuristic walks the
+suit upward from its lowest card with what it knows (its own hand, the cards played, the
+widow cards shown by stops, the number of unseen widow cards) and estimates:
+
+- ``shed``: how many of its own cards the sequence is expected to play (its cards further up
+  the suit only count while no unknown card may have stopped the sequence before them; an
+  unseen card is in the widow with probability widow cards unseen / cards unseen);
+- ``regain``: the probability that the sequence stops right after one of its own cards, so
+  that it leads again (an ace of its own, or the next card already played / shown in the
+  widow: a stop it *controls*);
+- ``boodle``: the chips on a boodle card (A♥ K♣ Q♦ J♠) it is expected to play: boodle cards
+  are played early, before someone goes out and leaves them unclaimed.
+
+It leads the suit with the best ``shed + 2 * regain + boodle`` (ties: the suit whose
+lowest card is lowest). Following is forced (the single legal card).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..kernel.cards import format_card, parse_card
+from .base import HeuristicBase
+
+#: Michigan rank (ace high, 2..14) and the next higher card of the suit (-1 after the ace)
+MRANK = [14 if c % 13 == 0 else c % 13 + 1 for c in range(52)]
+NEXT_CARD = [-1 if c % 13 == 0 else (c - 12 if c % 13 == 12 else c + 1) for c in range(52)]
+_BOODLE = {parse_card(t): format_card(parse_card(t)) for t in ("AH", "KC", "QD", "JS")}
+REGAIN_WEIGHT = 2.0
+BOODLE_WEIGHT = 1.0
+
+
+def lead_value(card: int, mine: set[int], out: set[int], p_widow: float, layout: dict) -> float:
+    """Expected ``shed + 2 regain + boodle`` of leading ``card`` (see the module docstring)."""
+    surv = 1.0  # probability that the sequence is still going
+    shed = 1.0
+    boodle = float(layout.get(_BOODLE[card], 0)) if card in _BOODLE else 0.0
+    regain = 0.0
+    last_mine = True
+    c = card
+    while True:
+        nxt = NEXT_CARD[c]
+        if nxt < 0 or nxt in out:  # ace played, or the next card is out: a stop
+            if last_mine:
+                regain += surv
+            break
+        if nxt in mine:
+            shed += surv
+            if nxt in _BOODLE:
+                boodle += surv * float(layout.get(_BOODLE[nxt], 0))
+            last_mine = True
+        else:
+            if last_mine:
+                regain += surv * p_widow
+            surv *= 1.0 - p_widow
+            last_mine = False
+        c = nxt
+        if surv < 1e-3:
+            break
+    return shed + REGAIN_WEIGHT * regain + BOODLE_WEIGHT * boodle
+
+
+class MichiganHeuristic(HeuristicBase):
+    __doc__ = __doc__
+
+    def _values(self, view: dict, legal) -> list[tuple[float, int]]:
+        mine = set(view["hand"])
+        out = {c for c, _ in view["played"]} | set(view["known_widow"])
+        unseen = 52 - len(mine) - len(out)
+        widow_unseen = view["widow_count"] - len(view["known_widow"])
+        p_widow = widow_unseen / unseen if unseen > 0 else 0.0
+        layout = view["layout"]
+        return [(lead_value(int(a), mine, out, p_widow, layout), -MRANK[int(a)], int(a)) for a in legal]
+
+    def choose(self, view: dict, legal: np.ndarray, rng: np.random.Generator) -> int:
+        return max(self._values(view, legal))[2]
+
+    def candidates(self, view: dict, legal: np.ndarray, k: int) -> list[int]:
+        return [a for *_, a in sorted(self._values(view, legal), reverse=True)[:k]]
+
+
+class MichiganEvaluator:
+    """Search rollouts to the end of the current hand; value = the change of (own balance -
+    the others' mean balance) over the rollout, plus the return at the end of a session
+    played for ``reward="win"``."""
+
+    horizon = None
+
+    def __init__(self, game) -> None:
+        self.win_reward = not game.chip_rewards
+
+    @staticmethod
+    def _margin(view: dict, player: int) -> float:
+        b = view["balances"]
+        return b[player] - (sum(b) - b[player]) / (len(b) - 1)
+
+    def start(self, state, player):
+        view = state.public_view(player)
+        return view["hand_number"], self._margin(view, player)
+
+    def stop(self, state, player, marker) -> bool:
+        return state.public_view(player)["hand_number"] != marker[0]
+
+    def value(self, state, player, marker) -> float:
+        v = self._margin(state.public_view(player), player) - marker[1]
+        if self.win_reward and state.is_terminal():
+            v += 10.0 * float(state.returns()[player])
+        return v
