@@ -1,0 +1,120 @@
+"""Heuristic for Muggins dominoes and its family (``muggins_dominoes_v0``), every variant.
+
+The layout is rebuilt from the public history in the view (``plays``: every tile laid this
+hand with its slot) with the game's own layout rules, so the score of every legal play is
+exact in every variant (line, spinner, sniff, every double a spinner).
+- Play: take the largest immediate score; when no play scores (or among equal scores), play
+  the heaviest tile (shed pips: they count for the opponents when a hand ends), keeping
+  variety of suits (then prefer the play after which the hand still holds the most
+  different pips, so as not to be forced to draw later).
+- Announce: the true score of one's play (never lose points to a call).
+- Respond: call "Muggins!" on every wrong announcement (the true score is computed from the
+  layout, which is public), accept a right one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..games.dominoes.layout import Layout
+from ..kernel.tiles import HALVES, WEIGHT
+from .base import HeuristicBase
+
+
+class DominoesHeuristic(HeuristicBase):
+    __doc__ = __doc__
+
+    def __init__(self, game) -> None:
+        super().__init__(game)
+        self._cache_key = None
+        self._cache_layout = None
+
+    def layout_of(self, view: dict) -> Layout:
+        """The current layout, replayed from the view's public ``plays`` (cached per hand)."""
+        g = self.game
+        plays = view["plays"]
+        key = (view["hand_number"], view["lead"])
+        lay = self._cache_layout
+        if self._cache_key is None or self._cache_key[0] != key or self._cache_key[1] > len(plays):
+            lay = Layout(g.variant.layout, g.variant.sniff, g.num_arms)
+            done = 0
+        else:
+            done = self._cache_key[1]
+        for _, tile, slot in plays[done:]:
+            if slot == 0:
+                lay.place_lead(tile)
+            else:
+                lay.place(tile, slot)
+        self._cache_key = (key, len(plays))
+        self._cache_layout = lay
+        return lay
+
+    def _play_keys(self, view: dict, legal) -> list[tuple]:
+        g = self.game
+        lay = self.layout_of(view)
+        hand = view["hand"]
+        out = []
+        for a in legal:
+            a = int(a)
+            if a >= g.PASS:
+                out.append(((-1, -1, -1), a))
+                continue
+            tile, slot = g.decode_play(a)
+            if slot == 0:
+                score = g.score_table[min(WEIGHT[tile], g.max_count)] if lay.lead < 0 else 0
+            else:
+                c = lay.copy()
+                c.place(tile, slot)
+                score = g.score_table[c.count]
+            pips = set()
+            for t in hand:
+                if t != tile:
+                    pips.update(HALVES[t])
+            out.append(((score, WEIGHT[tile], len(pips)), a))
+        return out
+
+    def choose(self, view: dict, legal: np.ndarray, rng: np.random.Generator) -> int:
+        g = self.game
+        first = int(legal[0])
+        if g.ANNOUNCE <= first <= g.ANNOUNCE + g.max_announcement:  # announce the true score
+            true = g.score_table[view["count"]]
+            return g.ANNOUNCE + true
+        if first in (g.ACCEPT, g.MUGGINS):
+            true = g.score_table[view["count"]]
+            return g.MUGGINS if view["review"]["announced"] != true else g.ACCEPT
+        return max(self._play_keys(view, legal))[1]
+
+    def candidates(self, view: dict, legal: np.ndarray, k: int) -> list[int]:
+        g = self.game
+        if int(legal[0]) >= g.PASS:
+            return [self.choose(view, legal, None)]
+        return [a for _, a in sorted(self._play_keys(view, legal), reverse=True)[:k]]
+
+
+class DominoesEvaluator:
+    """Search rollouts to the end of the current hand; value = the change of (own side's score
+    - the other sides' mean score) / target, plus the return when the game ends."""
+
+    horizon = None
+
+    def __init__(self, game) -> None:
+        self.target = float(game.target)
+
+    @staticmethod
+    def _margin(view: dict, player: int) -> float:
+        sc, teams = view["scores"], view["teams"]
+        mine = sc[teams[player]]
+        return mine - (sum(sc) - mine) / (len(sc) - 1)
+
+    def start(self, state, player):
+        view = state.public_view(player)
+        return view["hand_number"], self._margin(view, player)
+
+    def stop(self, state, player, marker) -> bool:
+        return state.public_view(player)["hand_number"] != marker[0]
+
+    def value(self, state, player, marker) -> float:
+        v = (self._margin(state.public_view(player), player) - marker[1]) / self.target
+        if state.is_terminal():
+            v += float(state.returns()[player])
+        return v
