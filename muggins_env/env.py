@@ -86,7 +86,8 @@ class KernelAECEnv(AECEnv):
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: {} for agent in self.agents}
+        self._idle_infos = {agent: {"action_mask": self._no_mask} for agent in self.agents}
+        self.infos = dict(self._idle_infos)
         self._skip_agent_selection = None
         gained = self._skip_forced_moves() if self.skip_forced else None
         if gained is not None:
@@ -102,7 +103,7 @@ class KernelAECEnv(AECEnv):
         state = self._state
         if self._index[agent] != state.current_player():  # cannot happen through agent_iter
             raise IllegalActionError(f"{agent} acted out of turn; it is player_{state.current_player()}'s turn")
-        state.apply(state.check_legal(action))
+        state.apply(action)  # the game's apply validates (State.check_legal) and raises clearly
         gained = state.rewards()
         if self.skip_forced:
             more = self._skip_forced_moves()
@@ -136,16 +137,14 @@ class KernelAECEnv(AECEnv):
             for agent in self.agents:
                 flags[agent] = True
             self._mask = self._no_mask
-            for agent in self.agents:
-                self.infos[agent] = {"action_mask": self._no_mask}
+            self.infos.update(self._idle_infos)
             if getattr(self, "agent_selection", None) not in self.agents:
                 self.agent_selection = self.agents[0]
             return
         player = state.current_player()
         self.agent_selection = self.possible_agents[player]
         self._mask = state.legal_actions_mask()
-        for agent in self.agents:
-            self.infos[agent] = {"action_mask": self._no_mask}
+        self.infos.update(self._idle_infos)
         info = {"action_mask": self._mask}
         if self.readable_infos:
             info["phase"] = state.phase_name()
