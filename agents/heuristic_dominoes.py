@@ -26,27 +26,25 @@ class DominoesHeuristic(HeuristicBase):
 
     def __init__(self, game) -> None:
         super().__init__(game)
-        self._cache_key = None
-        self._cache_layout = None
+        self._cache_plays: list[tuple] = []
+        self._cache_layout: Layout | None = None
 
     def layout_of(self, view: dict) -> Layout:
-        """The current layout, replayed from the view's public ``plays`` (cached per hand)."""
+        """The current layout, replayed from the view's public ``plays`` (incrementally when
+        the plays extend the ones last replayed: search rollouts branch, so check the prefix)."""
         g = self.game
-        plays = view["plays"]
-        key = (view["hand_number"], view["lead"])
-        lay = self._cache_layout
-        if self._cache_key is None or self._cache_key[0] != key or self._cache_key[1] > len(plays):
-            lay = Layout(g.variant.layout, g.variant.sniff, g.num_arms)
+        plays = [tuple(p) for p in view["plays"]]
+        done = len(self._cache_plays) if self._cache_layout is not None else -1
+        if done < 0 or done > len(plays) or plays[:done] != self._cache_plays:
+            self._cache_layout = Layout(g.variant.layout, g.variant.sniff, g.num_arms)
             done = 0
-        else:
-            done = self._cache_key[1]
+        lay = self._cache_layout
         for _, tile, slot in plays[done:]:
             if slot == 0:
                 lay.place_lead(tile)
             else:
                 lay.place(tile, slot)
-        self._cache_key = (key, len(plays))
-        self._cache_layout = lay
+        self._cache_plays = plays
         return lay
 
     def _play_keys(self, view: dict, legal) -> list[tuple]:

@@ -22,18 +22,27 @@ from .report import print_table, save_results, summarise
 from .tournament import LINEUPS, run_tournament
 
 
+def parse_value(raw: str) -> object:
+    """An option value from the command line: int, float, true/false, none, else the string
+    (so ``muggins=off`` stays the string "off", unlike YAML 1.1)."""
+    for conv in (int, float):
+        try:
+            return conv(raw)
+        except ValueError:
+            pass
+    low = raw.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("none", "null"):
+        return None
+    return raw
+
+
 def parse_opt(text: str) -> tuple[str, object]:
     if "=" not in text:
         raise ValueError(f"--opt {text!r}: write key=value, e.g. --opt num_players=2")
     key, _, raw = text.partition("=")
-    key, raw = key.strip(), raw.strip()
-    try:
-        import yaml
-
-        value = yaml.safe_load(raw) if raw else ""
-    except Exception:  # noqa: BLE001 - a value yaml cannot read stays a string
-        value = raw
-    return key, value
+    return key.strip(), parse_value(raw.strip())
 
 
 def build_parser() -> argparse.ArgumentParser:

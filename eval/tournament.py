@@ -256,7 +256,7 @@ def run_tournament(game_id: str, options: dict | None, agents: Sequence[Any], de
 
             make_agent(a, game_id, options)
     seatings = schedule(len(agents), game.num_players, lineup)
-    workers = os.cpu_count() or 1 if workers is None else int(workers)
+    workers = (os.cpu_count() or 1) if workers is None else int(workers)
     workers = max(1, min(workers, deals))
     if chunk is None:
         chunk = max(1, min(16, deals // (workers * 4) or 1))
