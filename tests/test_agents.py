@@ -163,3 +163,96 @@ def test_search_never_receives_the_true_state():
     with pytest.raises(ValueError, match="resample"):
         agent.act(state.observation(p), state.legal_actions_mask(), np.random.default_rng(0),
                   state.public_view(p))
+
+
+# -- hand-checked heuristic decisions ----------------------------------------------------------------------
+def _c(text):
+    from muggins_env.kernel.cards import parse_card
+
+    return parse_card(text)
+
+
+def test_muggins_cards_destinations_follow_rules_examples():
+    from muggins_env.agents.heuristic_muggins_cards import correct_destinations
+
+    commons = [_c("5C"), _c("9D"), _c("KH"), _c("2S")]
+    # RULES.md §1.5: A (seat 0) exposes 6♥, B's discard top 7♦: the common 5♣ has priority
+    assert correct_destinations(_c("6H"), 0, commons, [-1, _c("7D"), -1, -1]) == [0]
+    # J♥: no common fits; B (relative seat 1, action 4) before C
+    assert correct_destinations(_c("JH"), 0, commons, [-1, _c("QS"), _c("10C"), -1]) == [4]
+    # nothing fits: own discard (action 10); an empty discard is never a destination
+    assert correct_destinations(_c("7C"), 0, commons, [-1, -1, -1, -1]) == [10]
+
+
+def test_muggins_cards_heuristic_calls_every_mistake_and_only_mistakes():
+    h = make_agent("heuristic", "muggins_cards_v0", {"mistakes": True})
+    view = {"seat": 1, "card_in_play": _c("6H"), "commons": [_c("5C"), _c("9D"), _c("KH"), _c("2S")],
+            "discard_tops": [-1, _c("7D"), -1, -1],
+            "review": {"placer": 0, "action": 4, "card": _c("6H"), "common_pile": -1, "discard_of": 1}}
+    legal = np.array([11, 12])
+    assert h.choose(view, legal, None) == 12  # 6♥ on B's 7♦ while 5♣ fitted: "Muggins!"
+    view["review"] = dict(view["review"], action=0, common_pile=0, discard_of=-1)
+    assert h.choose(view, legal, None) == 11  # the correct placement: pass
+
+
+def test_muggins_cards_heuristic_never_misplays_and_leaves_fewest_fitting_cards():
+    h = make_agent("heuristic", "muggins_cards_v0", {"mistakes": True})
+    # 2♥ fits both A♣ and 3♦. On A♣: tops 2♥ 3♦ fit ranks A,2,3,4 (4+3+3+4 = 14 hidden cards);
+    # on 3♦: tops A♣ 2♥ fit ranks A,2,3 (3+3+4 = 10): choose pile 1
+    view = {"seat": 0, "card_in_play": _c("2H"), "commons": [_c("AC"), _c("3D")],
+            "discard_tops": [-1, _c("3C"), -1, -1]}
+    every_placement = np.array([0, 1, 4, 5, 6, 10])
+    assert h.choose(view, every_placement, None) == 1
+    # 9♥ fits no common pile; B's 3♣ does not fit either: own discard, though every pile is offered
+    view["card_in_play"] = _c("9H")
+    assert h.choose(view, every_placement, None) == 10
+
+
+def test_dominoes_heuristic_largest_score_true_announcement_and_calls():
+    from muggins_env.kernel.tiles import parse_tile
+
+    game = make_game("muggins_dominoes_v0", {})
+    h = make_agent("heuristic", "muggins_dominoes_v0", {})
+    # Britannica (RULES.md §2.6b): open ends 2 | 4 (lead [4-2]: arm 1 = 4, arm 2 = 2);
+    # [4-3] on the 4 counts 2 + 3 = 5, [4-4] crosswise counts 2 + 8 = 10: play [4-4]
+    lead = parse_tile("4-2")
+    view = {"hand_number": 1, "lead": lead, "plays": [[1, lead, 0]], "count": 6, "review": None,
+            "hand": [parse_tile("4-3"), parse_tile("4-4"), parse_tile("6-0")]}
+    legal = np.array(sorted([game.play_action("4-3", 1), game.play_action("4-4", 1)]))
+    assert h.choose(view, legal, None) == game.play_action("4-4", 1)
+    # the scoring play first, whatever the weights
+    view["hand"] = [parse_tile("2-1"), parse_tile("2-0")]
+    legal = np.array(sorted([game.play_action("2-1", 2), game.play_action("2-0", 2)]))
+    # [2-1]: 4 + 1 = 5 scores 5; [2-0]: 4 + 0 = 4 scores nothing
+    assert h.choose(view, legal, None) == game.play_action("2-1", 2)
+    view["hand"] = [parse_tile("2-3"), parse_tile("2-2")]
+    legal = np.array(sorted([game.play_action("2-3", 2), game.play_action("2-2", 2)]))
+    # [2-3]: 4 + 3 = 7, [2-2] crosswise: 4 + 4 = 8: neither scores; [2-3] is the heavier (5 > 4)
+    assert h.choose(view, legal, None) == game.play_action("2-3", 2)
+    # announce: the layout counts 10 after one's play: announce 10
+    announce = np.arange(game.ANNOUNCE, game.ANNOUNCE + game.max_announcement + 1)
+    view["count"] = 10
+    assert h.choose(view, announce, None) == game.ANNOUNCE + 10
+    respond = np.array([game.ACCEPT, game.MUGGINS])
+    view["review"] = {"seat": 0, "announced": 5}
+    assert h.choose(view, respond, None) == game.MUGGINS
+    view["review"] = {"seat": 0, "announced": 10}
+    assert h.choose(view, respond, None) == game.ACCEPT
+    view["count"], view["review"] = 7, {"seat": 0, "announced": 0}
+    assert h.choose(view, respond, None) == game.ACCEPT  # 7 scores nothing: silence was right
+
+
+def test_michigan_heuristic_leads_the_suit_it_controls():
+    h = make_agent("heuristic", "michigan_v0", {})
+    base = {"played": [], "known_widow": [], "widow_count": 10,
+            "layout": {"A♥": 4, "K♣": 4, "Q♦": 4, "J♠": 4, "Kitty": 8}}
+    # 2♣ 3♣ 4♣ run (3 cards shed at once) against a lone 5♦: lead 2♣
+    view = dict(base, hand=[_c("2C"), _c("3C"), _c("4C"), _c("5D")])
+    assert h.choose(view, np.array([_c("2C"), _c("5D")]), None) == _c("2C")
+    # K♠ then A♠: two cards shed and the ace stops: the lead comes back. 2♦ alone (3♦ unseen)
+    # sheds one and most likely passes the lead
+    view = dict(base, hand=[_c("KS"), _c("AS"), _c("2D")])
+    assert h.choose(view, np.array([_c("2D"), _c("KS")]), None) == _c("KS")
+    # 9♥ whose 10♥ was played (a stop it controls) against 9♦ whose 10♦ is unseen
+    view = dict(base, hand=[_c("9H"), _c("9D")], played=[[_c("10H"), 2]])
+    assert h.choose(view, np.array([_c("9D"), _c("9H")]), None) == _c("9H")
