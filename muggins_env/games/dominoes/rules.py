@@ -154,6 +154,12 @@ class DominoesGame(Game):
         o_["announcement"] = self.max_announcement + 1  # one-hot, during respond
         self.observation_layout = o_
         self.observation_size = sum(o_.values())
+        names = list(o_)
+        #: where each named piece of the observation starts
+        self.observation_offsets = {k: sum(o_[x] for x in names[:i]) for i, k in enumerate(names)}
+        #: side indices as seen from each seat: own side first, then clockwise
+        self.relative_sides = [[self.teams[p], 1 - self.teams[p]] if self.partnerships
+                               else [(p + k) % n for k in range(n)] for p in range(n)]
 
     def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> DominoesState:
         return DominoesState(self, seed, deal)
@@ -193,6 +199,7 @@ class DominoesState(State):
     def __init__(self, game: DominoesGame, seed: int | None, deal: Mapping | None) -> None:
         self.game = game
         self.n = game.num_players
+        self._rng_state: dict | None = None
         self.rng = np.random.default_rng(seed)
         self.scores = [0] * game.num_sides
         self.hand_no = 0
@@ -205,7 +212,24 @@ class DominoesState(State):
         self._returns = np.zeros(self.n)
         self.last_review: dict | None = None  # the settled review of the latest announcement
         self.last_hand: dict | None = None  # how the previous hand ended
+        self._mask: np.ndarray | None = None  # the legal mask of the current decision, once built
         self._start_hand(self._parse_deal(deal) if deal is not None else None)
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The episode's generator (every later deal comes from it)."""
+        r = self._rng
+        if r is None:
+            r = np.random.Generator(getattr(np.random, self._rng_state["bit_generator"])())
+            r.bit_generator.state = self._rng_state
+            self._rng = r
+            self._rng_state = None
+        return r
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng = value
+        self._rng_state = None
 
     # -- deals -------------------------------------------------------------------------------------
     def _parse_deal(self, deal: Mapping) -> tuple[list[list[int]], list[int]]:
@@ -326,13 +350,17 @@ class DominoesState(State):
         return list(self._legal) if self.phase != OVER else []
 
     def legal_actions_mask(self) -> np.ndarray:
-        mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        if self.phase != OVER:
-            mask[self._legal] = 1
-        return mask
+        mask = self._mask
+        if mask is None:  # built once per decision (check_legal and the adapter both ask)
+            mask = np.zeros(self.game.num_actions, dtype=np.int8)
+            if self.phase != OVER:
+                mask[self._legal] = 1
+            self._mask = mask
+        return mask.copy()
 
     def apply(self, action: int) -> None:
         a = self.check_legal(action)
+        self._mask = None
         g = self.game
         before = self.scores[:]
         self._rewards = self.zero
@@ -497,53 +525,51 @@ class DominoesState(State):
 
     def relative_sides(self, player: int) -> list[int]:
         """Side indices as seen from ``player``: own side first, then clockwise."""
-        g = self.game
-        if g.partnerships:
-            own = g.teams[player]
-            return [own, 1 - own]
-        return [(player + k) % self.n for k in range(self.n)]
+        return list(self.game.relative_sides[player])
 
     def observation(self, player: int) -> np.ndarray:
         g, n = self.game, self.n
-        obs = np.zeros(g.observation_size, dtype=np.float32)
+        at = g.observation_offsets
         t = g.num_tiles
         lay = self.layout
-        obs[self.hands[player]] = 1.0
-        i = t
-        for _, tile, _ in self.plays:
-            obs[i + tile] = 1.0
-        i += t
+        ones = self.hands[player][:]  # indices set to 1 (own tiles start at 0)
+        i = at["played"]
+        ones.extend([i + tile for _, tile, _ in self.plays])
         if lay.lead < 0:
-            obs[i] = 1.0
-        i += 1
-        width = g.set_max + 5
+            ones.append(at["lead_needed"])
+        i = at["arms"]
+        sm = g.set_max
+        width = sm + 5
         for k in lay.open_arms:
             j = i + (k - 1) * width
-            obs[j] = 1.0
-            obs[j + 1 + lay.pip[k]] = 1.0
+            ones.append(j)
+            ones.append(j + 1 + lay.pip[k])
             crosswise, spinner, counts = lay.end_kind(k)
-            obs[j + g.set_max + 2] = crosswise
-            obs[j + g.set_max + 3] = spinner
-            obs[j + g.set_max + 4] = counts
-        i += g.num_arms * width
-        obs[i] = lay.count / g.max_count
-        i += 1
-        for k, side in enumerate(self.relative_sides(player)):
-            obs[i + k] = min(self.scores[side] / g.target, 1.0)
-        i += g.num_sides
-        for rel in range(n):
-            seat = (player + rel) % n
-            obs[i + rel] = len(self.hands[seat]) / t
-            obs[i + n + rel] = self.drawn[seat] / t
-        i += 2 * n
-        obs[i] = len(self.boneyard) / t
-        i += 1
+            if crosswise:
+                ones.append(j + sm + 2)
+            if spinner:
+                ones.append(j + sm + 3)
+            if counts:
+                ones.append(j + sm + 4)
         if self.phase != OVER:
-            obs[i + self.phase] = 1.0
-            obs[i + 3 + (self.player - player) % n] = 1.0
-            obs[i + 3 + n + (self.current_player() - player) % n] = 1.0
+            i = at["phase"]
+            ones.append(i + self.phase)
+            ones.append(at["mover"] + (self.player - player) % n)
+            ones.append(at["to_act"] + (self.current_player() - player) % n)
             if self.phase == RESPOND_PHASE:
-                obs[i + 3 + 2 * n + self.review[1]] = 1.0
+                ones.append(at["announcement"] + self.review[1])
+        # the scalars are contiguous: count, scores, tiles, drawn, boneyard
+        target, scores = g.target, self.scores
+        values = [lay.count / g.max_count]
+        values.extend([min(scores[side] / target, 1.0) for side in g.relative_sides[player]])
+        seats = [(player + rel) % n for rel in range(n)]
+        values.extend([len(self.hands[s]) / t for s in seats])
+        values.extend([self.drawn[s] / t for s in seats])
+        values.append(len(self.boneyard) / t)
+        obs = np.zeros(g.observation_size, dtype=np.float32)
+        obs[ones] = 1.0
+        i = at["count"]
+        obs[i:i + len(values)] = values
         return obs
 
     def phase_name(self) -> str:
@@ -659,8 +685,10 @@ class DominoesState(State):
     def clone(self) -> DominoesState:
         c = object.__new__(DominoesState)
         c.__dict__.update(self.__dict__)
-        c.rng = np.random.Generator(type(self.rng.bit_generator)())
-        c.rng.bit_generator.state = self.rng.bit_generator.state
+        # the clone's generator is built from a snapshot of this one's state on first use
+        # (building a numpy Generator costs more than the rest of the clone)
+        c._rng = None
+        c._rng_state = self._rng.bit_generator.state if self._rng is not None else self._rng_state
         c.hands = [h[:] for h in self.hands]
         c.boneyard = self.boneyard[:]
         c.drawn = self.drawn[:]
@@ -674,17 +702,30 @@ class DominoesState(State):
 
     def resample_hidden(self, player: int, rng: np.random.Generator) -> DominoesState:
         """Re-deal the other players' tiles and the boneyard among themselves, keeping every
-        hand's size and the boneyard's size (the layout, own tiles and all counts stay)."""
+        hand's size and the boneyard's size (the layout, own tiles and all counts stay).
+
+        Before the lead, the tile to lead stays with its holder (the turn order shows who
+        holds it). When the player to move is someone else, their decision is recomputed
+        from their new hand: their plays, or a pass when no tile fits (nothing is drawn, as
+        the draw counts are public)."""
         c = self.clone()
         others = [s for s in range(self.n) if s != player]
-        pool = [t for s in others for t in c.hands[s]] + c.boneyard
+        keep = c._legal[0] // self.game.num_slots if c.phase == PLAY_PHASE and c.layout.lead < 0 else -1
+        pool = [t for s in others for t in c.hands[s] if t != keep] + c.boneyard
         pool = rng.permutation(pool).tolist()
         i = 0
         for s in others:
             k = len(c.hands[s])
-            c.hands[s] = pool[i:i + k]
-            i += k
+            if keep in c.hands[s]:
+                c.hands[s] = [keep] + pool[i:i + k - 1]
+                i += k - 1
+            else:
+                c.hands[s] = pool[i:i + k]
+                i += k
         c.boneyard = pool[i:]
+        if c.phase == PLAY_PHASE and c.player != player and keep < 0:
+            c._legal = c._plays_of(c.player) or [self.game.PASS]
+            c._mask = None
         return c
 
 
