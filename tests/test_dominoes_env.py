@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from muggins_env.games.dominoes import DominoesGame
 from muggins_env.games.dominoes.layout import VARIANTS
-from muggins_env.kernel.tiles import format_tile
+from muggins_env.kernel.tiles import HALVES, format_tile
 from muggins_env.muggins_dominoes_v0 import env as wrapped_env
 from muggins_env.muggins_dominoes_v0 import raw_env
 
@@ -191,3 +191,34 @@ def test_skip_forced_leaves_only_real_choices():
         e.step(int(legal[0]))
         steps += 1
     assert steps > 0
+
+
+@pytest.mark.parametrize("variant", ["muggins", "five_up"])
+def test_resampled_states_stay_playable_for_search(variant):
+    """A re-deal for an observer who is not to move gives the mover a consistent decision
+    (plays of tiles it now holds, or a pass), keeps the tile to lead with its holder, and
+    can be played out to the end."""
+    game = DominoesGame(variant=variant, num_players=3, episode="hand")
+    rng = np.random.default_rng(0)
+    for seed in range(8):
+        state = game.new_initial_state(seed=seed)
+        for _ in range(40):
+            if state.is_terminal():
+                break
+            mover = state.current_player()
+            observer = (mover + 1) % game.num_players
+            other = state.resample_hidden(observer, rng)
+            if state.phase_name() == "play":
+                for a in other.legal_actions():
+                    if a == game.PASS:
+                        assert other.legal_actions() == [game.PASS]
+                        continue
+                    tile, slot = game.decode_play(a)
+                    assert tile in other.hands[mover]
+                    if slot:
+                        assert other.layout.pip[slot] in HALVES[tile]
+                    else:
+                        assert state.layout.lead < 0 and tile in state.hands[mover]
+            assert tiles_everywhere(other) == list(range(game.num_tiles))
+            random_play(other.clone(), rng)
+            state.apply(int(rng.choice(state.legal_actions())))
