@@ -1,7 +1,8 @@
 """End-of-training evaluation: the trained agent against ``random`` and ``heuristic``.
 
-Uses the project's tournament harness (``muggins_env.eval``) when it offers
-``evaluate_agent``; otherwise this module's own duplicate-deal match: every deal (a seed) is
+Uses the project's tournament harness (``muggins_env.eval.evaluate_agent``: the agent alone
+against a field of each opponent, every seat, duplicate deals); without it, this module's own
+duplicate-deal match: every deal (a seed) is
 played once from each seat by the agent, the other seats all held by the opponent, so that
 the luck of the cards cancels out. Per deal, the agent's mean return over its seats; the
 table reports the mean return per game and the win rate (return > 0) with 95% intervals
@@ -74,11 +75,9 @@ def duplicate_match(agent: Any, opponent_spec: str, game_id: str, options: dict,
 def evaluate(agent: Any, game_id: str, options: dict, opponents: list[str], deals: int,
              skip_forced: bool = True, seed: int = 12345) -> list[dict]:
     try:
-        from muggins_env.eval import evaluate_agent  # the harness, when it offers this entry
+        from muggins_env.eval import evaluate_agent  # the project's harness (issue 6)
     except ImportError:
         evaluate_agent = None
-    if evaluate_agent is not None:
-        return evaluate_agent(agent, game_id, options, opponents=opponents, deals=deals, seed=seed)
     rows = []
     for spec in opponents:
         try:
@@ -86,7 +85,10 @@ def evaluate(agent: Any, game_id: str, options: dict, opponents: list[str], deal
         except (ValueError, ImportError, FileNotFoundError) as e:  # e.g. no heuristic yet for this game
             rows.append({"opponent": spec, "deals": 0, "games": 0, "error": str(e)})
             continue
-        rows.append(duplicate_match(agent, spec, game_id, options, deals, skip_forced, seed))
+        if evaluate_agent is not None:
+            rows.extend(evaluate_agent(agent, game_id, options, opponents=[spec], deals=deals, seed=seed))
+        else:
+            rows.append(duplicate_match(agent, spec, game_id, options, deals, skip_forced, seed))
     return rows
 
 
