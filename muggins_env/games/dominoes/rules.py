@@ -154,6 +154,8 @@ class DominoesGame(Game):
         o_["announcement"] = self.max_announcement + 1  # one-hot, during respond
         self.observation_layout = o_
         self.observation_size = sum(o_.values())
+        #: readable name of every action (plays without the state's open pip)
+        self.action_names = [self._name(a) for a in range(self.num_actions)]
         names = list(o_)
         #: where each named piece of the observation starts
         self.observation_offsets = {k: sum(o_[x] for x in names[:i]) for i, k in enumerate(names)}
@@ -181,18 +183,19 @@ class DominoesGame(Game):
         return self.ANNOUNCE + value
 
     def action_name(self, action: int) -> str:
-        if 0 <= action < self.PASS:
+        if 0 <= action < self.num_actions:
+            return self.action_names[action]
+        return f"action {action}"
+
+    def _name(self, action: int) -> str:
+        if action < self.PASS:
             tile, slot = self.decode_play(action)
             return f"lead {format_tile(tile)}" if slot == LEAD_SLOT else f"{format_tile(tile)} on arm {slot}"
         if action == self.PASS:
             return "pass"
-        if self.ANNOUNCE <= action < self.ACCEPT:
+        if action < self.ACCEPT:
             return f"announce {action - self.ANNOUNCE}"
-        if action == self.ACCEPT:
-            return "accept"
-        if action == self.MUGGINS:
-            return "Muggins!"
-        return f"action {action}"
+        return "accept" if action == self.ACCEPT else "Muggins!"
 
 
 class DominoesState(State):
@@ -578,10 +581,9 @@ class DominoesState(State):
     def action_to_string(self, action: int) -> str:
         g = self.game
         if 0 <= action < g.PASS:
-            tile, slot = g.decode_play(action)
-            if slot == LEAD_SLOT:
-                return f"lead {format_tile(tile)}"
-            return f"{format_tile(tile)} on arm {slot} (open {self.layout.pip[slot]})"
+            slot = action % g.num_slots
+            if slot != LEAD_SLOT:
+                return f"{g.action_names[action]} (open {self.layout.pip[slot]})"
         return g.action_name(action)
 
     def open_ends(self) -> list[dict]:
