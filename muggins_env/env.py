@@ -58,6 +58,7 @@ class KernelAECEnv(AECEnv):
         self._seed_rng: np.random.Generator | None = None
         self._state: State | None = None
         self._mask = self._no_mask
+        self._stamp = 0  # counts positions, so a lazily built info knows when it is stale
 
     # -- spaces ----------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -145,12 +146,17 @@ class KernelAECEnv(AECEnv):
         self.agent_selection = self.possible_agents[player]
         self._mask = state.legal_actions_mask()
         self.infos.update(self._idle_infos)
-        info = {"action_mask": self._mask}
-        if self.readable_infos:
-            info["phase"] = state.phase_name()
-            info["legal_moves"] = {int(a): state.action_to_string(int(a)) for a in np.flatnonzero(self._mask)}
-            info["view"] = state.public_view(player)
-        self.infos[self.agent_selection] = info
+        self._stamp += 1
+        self.infos[self.agent_selection] = (ReadableInfo(self._mask, self) if self.readable_infos
+                                            else {"action_mask": self._mask})
+
+    def readable_info(self) -> dict:
+        """The readable keys of the agent to act's info: phase, legal moves as text, view."""
+        state = self._state
+        player = state.current_player()
+        return {"phase": state.phase_name(),
+                "legal_moves": {int(a): state.action_to_string(int(a)) for a in np.flatnonzero(self._mask)},
+                "view": state.public_view(player)}
 
     # -- views -----------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -181,6 +187,63 @@ class KernelAECEnv(AECEnv):
 
     def __str__(self) -> str:
         return self.metadata["name"]
+
+
+class ReadableInfo(dict):
+    """The ``infos`` entry of the agent to act: ``action_mask`` at once, the readable keys
+    (``phase``, ``legal_moves``, ``view``) built on first use. Training loops rarely read them
+    and building them is about half the cost of a step. Reading one after the env has moved
+    on raises instead of silently describing a later position."""
+
+    __slots__ = ("_env", "_stamp")
+
+    def __init__(self, mask: np.ndarray, env: "KernelAECEnv") -> None:
+        super().__init__(action_mask=mask)
+        self._env, self._stamp = env, env._stamp
+
+    def _fill(self) -> None:
+        env = self._env
+        if env is None:
+            return
+        if env._stamp != self._stamp:
+            raise RuntimeError("this info describes an earlier position and its readable keys were never "
+                               "read; read infos before stepping, or pass readable_infos=False")
+        self._env = None
+        dict.update(self, env.readable_info())
+
+    def __getitem__(self, key):
+        if key != "action_mask":
+            self._fill()
+        return dict.__getitem__(self, key)
+
+    def get(self, key, default=None):
+        if key != "action_mask":
+            self._fill()
+        return dict.get(self, key, default)
+
+    def __contains__(self, key) -> bool:
+        if key != "action_mask":
+            self._fill()
+        return dict.__contains__(self, key)
+
+    def _filled(name):  # noqa: N805 - builds the methods below
+        method = getattr(dict, name)
+
+        def call(self, *args, **kwargs):
+            self._fill()
+            return method(self, *args, **kwargs)
+
+        call.__name__ = name
+        return call
+
+    for _name in ("__iter__", "__len__", "__eq__", "__ne__", "__repr__", "keys", "values", "items", "copy",
+                  "pop", "popitem", "setdefault", "update", "__or__", "__ior__"):
+        locals()[_name] = _filled(_name)
+    del _name, _filled
+
+    def __reduce__(self):
+        self._fill()
+        return (dict, (dict(dict.items(self)),))
 
 
 def wrapped(raw_cls: type[KernelAECEnv]):

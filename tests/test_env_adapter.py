@@ -144,3 +144,20 @@ def test_registered_in_pettingzoo_registry():
     e = pettingzoo.make("aec", "muggins_env/muggins_cards_v0", num_players=3)
     e.reset(seed=0)
     assert e.num_agents == 3 and e.unwrapped.metadata["name"] == "muggins_cards_v0"
+
+
+def test_readable_info_is_built_on_first_use_and_refuses_to_describe_a_later_position():
+    e = raw_env(mistakes=True)
+    e.reset(seed=1)
+    info = e.infos[e.agent_selection]
+    assert dict.keys(info) == {"action_mask"}  # nothing built yet
+    assert info["phase"] == "place" and set(info) == {"action_mask", "phase", "legal_moves", "view"}
+    e.step(int(next(iter(info["legal_moves"]))))
+    stale = e.infos[e.agent_selection]
+    e.step(12 if stale["action_mask"][12] else int(np.flatnonzero(stale["action_mask"])[0]))
+    unread = e.infos[e.agent_selection]
+    e.step(int(np.flatnonzero(unread["action_mask"])[0]))  # the mask is always there
+    with pytest.raises(RuntimeError, match="earlier position"):
+        unread["legal_moves"]
+    assert stale["phase"] == "call"  # read in time: keeps describing its own position
+    assert type(pickle.loads(pickle.dumps(stale))) is dict
