@@ -154,6 +154,7 @@ def test_readable_info_is_built_on_first_use_and_refuses_to_describe_a_later_pos
     assert info["phase"] == "place" and set(info) == {"action_mask", "phase", "legal_moves", "view"}
     e.step(int(next(iter(info["legal_moves"]))))
     stale = e.infos[e.agent_selection]
+    assert stale["phase"] == "call"
     e.step(12 if stale["action_mask"][12] else int(np.flatnonzero(stale["action_mask"])[0]))
     unread = e.infos[e.agent_selection]
     e.step(int(np.flatnonzero(unread["action_mask"])[0]))  # the mask is always there
