@@ -5,7 +5,7 @@ PYTHON ?= python3
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install demo test bench lint clean
+.PHONY: install demo play test bench lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +16,13 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# the main job: train the quick PPO preset on one game and print its evaluation table
+GAME ?= muggins_cards_v0
 demo: $(STAMP)
+	$(PY) -m muggins_env.train --game $(GAME) --preset quick --out runs/quick-$(GAME)
+
+# one random game of every env, rendered (no training)
+play: $(STAMP)
 	$(PY) -m muggins_env.demo
 
 test: $(STAMP)
