@@ -234,7 +234,7 @@ def save_plots(summary: dict, out: Path) -> list[Path]:
     hi = np.array([a["win_rate_ci95"][1] for a in agents])
     written = []
     fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(names) + 2), 3.6))
-    ax.bar(range(len(names)), rates, yerr=[rates - lo, hi - rates], capsize=5, color="#4c72b0")
+    ax.bar(range(len(names)), rates, yerr=[np.maximum(rates - lo, 0.0), np.maximum(hi - rates, 0.0)], capsize=5, color="#4c72b0")
     ax.axhline(agents[0]["parity"], color="grey", ls="--", lw=1, label="parity")
     ax.set_xticks(range(len(names)), names, rotation=20, ha="right")
     ax.set_ylabel("win rate (95% Wilson)")
@@ -254,7 +254,7 @@ def save_plots(summary: dict, out: Path) -> list[Path]:
         yl = np.array([a["win_rate_ci95"][0] for _, a in ckpts])
         yh = np.array([a["win_rate_ci95"][1] for _, a in ckpts])
         fig, ax = plt.subplots(figsize=(5.5, 3.6))
-        ax.errorbar(xs, ys, yerr=[ys - yl, yh - ys], marker="o", capsize=4)
+        ax.errorbar(xs, ys, yerr=[np.maximum(ys - yl, 0.0), np.maximum(yh - ys, 0.0)], marker="o", capsize=4)
         for s, a in steps:
             if s is None:
                 ax.axhline(a["win_rate"], ls=":", lw=1, label=a["agent"])
