@@ -8,7 +8,7 @@ from typing import Any
 __version__ = "0.1.0"
 
 #: every env id of the suite (modules ``muggins_env.<id>``)
-ENV_NAMES = ["muggins_cards_v0", "muggins_dominoes_v0", "michigan_v0"]
+ENV_NAMES = ["muggins_cards_v0", "cribbage_v0", "muggins_dominoes_v0", "michigan_v0"]
 
 
 def _module(name: str):

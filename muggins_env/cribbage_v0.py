@@ -1,0 +1,67 @@
+"""# Cribbage with muggins counting — `cribbage_v0`
+
+Standard cribbage (RULES.md §4.1) in which players count their own hands and crib aloud and
+the opponents may claim missed points ("muggins N") or denounce an overcount (§4.2). The
+play (pegging) is scored automatically. The episode is a whole game to `target`.
+
+| | |
+|---|---|
+| players | 2, 3, or 4 in two partnerships (partners opposite) |
+| actions | `Discrete(114)` |
+| observation | `Box(0, 1, (N,), float32)` + `action_mask` `Box(0, 1, (114,), int8)` |
+| rewards | winning side +1, the others share −1 (`reward="points"` adds per-step point differences / target) |
+| version | v0 |
+
+## Actions
+| index | meaning |
+|---|---|
+| 0–51 | a card id: lay it away to the crib (discard phase, one card per action), or lay it in the play |
+| 52 | "go" (legal only when no card can be laid without passing 31) |
+| 53–82 | announce a count of 0–29 (53 + count) |
+| 83 | accept the count under review |
+| 84 | "overcount!" |
+| 85–113 | "muggins N", N = 1–29 missed points (84 + N) |
+
+Phases: `discard` (seats from the dealer's left lay away 2 cards — 1 with 3–4 players — one
+per action), `play`, `announce` (muggins mode: the counter announces), `respond` (opponents
+in turn from the counter's left, only the other side in partnerships), `over`. With
+`muggins=False` counts are automatic and the show has no decisions.
+
+## Observation (seats and sides relative to the observer, all in [0, 1])
+own hand (52) · own crib discards (52) · starter once cut (52) · cards laid in this deal's
+play per relative seat (n × 52) · cards in the current series (52) · count/31 · seats that
+said go (n) · scores/target per relative side · dealer (n) · seat to act (n) · phase (5) ·
+cards under count, face up (52) · counter (n) · counting the crib · announcement/29 ·
+responders who accepted so far/n · settled true totals of this deal's hands and crib/29 ·
+the crib once turned up (52). Never an opponent's unplayed cards, the crib before it is
+turned, or the pack. `infos[agent]["view"]` has the same as readable data, with each settled
+count's breakdown (fifteens, pairs, runs, flush, nobs) and outcome.
+
+## Options
+| option | default | allowed |
+|---|---|---|
+| `num_players` | 2 | 2, 3, 4 (partnerships) |
+| `target` | 121 | 121, 61 |
+| `muggins` | True | False: hands and crib counted automatically (standard cribbage) |
+| `reward` | `"win"` | `"points"` |
+| `lowball` | False | True is refused: lowball is not implemented |
+
+## Rigged deal
+`{"dealer": int, "hands": [[card, ...] per seat], "crib_card": card (3 players only),
+"starter": card}`; cards as ids or strings; later deals are shuffled from the seed.
+
+## Scoring API
+`muggins_env.games.cribbage`: `score_hand`, `score_breakdown`, `score_play`,
+`play_breakdown`, `score_hands_batch`, `discard_values`.
+"""
+
+from .env import KernelAECEnv, wrapped
+from .games.cribbage import CribbageGame
+
+
+class raw_env(KernelAECEnv):
+    game_cls = CribbageGame
+    metadata = {"render_modes": ["ansi", "human"], "name": "cribbage_v0", "is_parallelizable": False}
+
+
+env = wrapped(raw_env)

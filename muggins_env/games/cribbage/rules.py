@@ -1,0 +1,647 @@
+"""Cribbage with muggins counting (RULES.md §4): pure rules.
+
+Facts: 2, 3 or 4 players (4 = two partnerships, partners opposite); one 52-card pack dealt
+anew each deal from ``state.rng`` (2 players: 6 cards each, 2 laid away; 3: 5 each, 1 laid
+away, one card from the pack to the crib; 4: 5 each, 1 laid away). The crib (4 cards) is the
+dealer's. The game runs deal after deal until a side reaches ``target`` (121 or 61), the
+moment it does so, in the play or in the show.
+Zero-sum: the winning side +1, the others share -1 (2 players ±1, 3 players +1/-0.5/-0.5,
+partnerships ±1 per seat). Chance: each deal's shuffle and the first dealer.
+Longest episode: bounded by the target (every deal pegs at least 1 point).
+
+Action indices (``Discrete(114)``, a contract):
+  0-51    a card id: lay it away to the crib (discard phase, one card per action) or lay it
+          in the play
+  52      "go"
+  53-82   announce a count of 0-29 (53 + count)
+  83      accept the count under review
+  84      "overcount!"
+  85-113  "muggins N": N = 1..29 points were missed (84 + N)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from ...kernel.cards import NUM_CARDS, RANK_LIST, format_card, parse_card
+from ...kernel.game import TERMINAL, Game, GameFacts, State
+from ...kernel.options import Option
+from ...kernel.rewards import win_loss_rewards
+from ...kernel.seats import opponents_clockwise, team_of
+from .scoring import VALUE, fast_score, play_points_ranks, score_breakdown
+
+FACTS = GameFacts(name="cribbage_v0", long_name="Cribbage with muggins counting", min_players=2,
+                  max_players=4, zero_sum=True, min_utility=-1.0, max_utility=1.0)
+
+# -- action indices ---------------------------------------------------------------------------------
+CARD = 0  # + card id
+GO = 52
+ANNOUNCE = 53  # + count 0..29
+MAX_COUNT = 29
+ACCEPT = 83
+OVERCOUNT = 84
+MUGGINS = 84  # + N, N = 1..29
+NUM_ACTIONS = 114
+
+# -- phases ---------------------------------------------------------------------------------------------
+DISCARD, PLAY, ANNOUNCE_PHASE, RESPOND, OVER = range(5)
+PHASE_NAMES = ("discard", "play", "announce", "respond", "over")
+
+#: cards dealt and laid away per player, per player count
+DEAL = {2: (6, 2), 3: (5, 1), 4: (5, 1)}
+JACK = 11
+
+
+def _lowball_check(value: Any) -> str | None:
+    if value:
+        return "lowball ('A perder') is not implemented yet; it would be played without muggins"
+    return None
+
+
+class CribbageGame(Game):
+    FACTS = FACTS
+    OPTIONS = {
+        "num_players": Option(2, allowed=(2, 3, 4), doc="4 = two partnerships, partners opposite"),
+        "target": Option(121, allowed=(121, 61), doc="game points"),
+        "muggins": Option(True, allowed=(True, False), doc="players announce counts; opponents may claim"),
+        "reward": Option("win", allowed=("win", "points"), doc="terminal ±1, or also per-step points/target"),
+        "lowball": Option(False, allowed=(False, True), check=_lowball_check, doc="not implemented: an error"),
+    }
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.num_players = n = self.options["num_players"]
+        self.partnerships = n == 4
+        self.num_sides = 2 if n == 4 else n
+        self.target = self.options["target"]
+        self.muggins = self.options["muggins"]
+        self.points_reward = self.options["reward"] == "points"
+        self.num_actions = NUM_ACTIONS
+        self.hand_size, self.lay_away = DEAL[n]
+        self.teams = [team_of(s, n, self.partnerships) for s in range(n)]
+        sizes = {
+            "hand": 52,  # cards held (dealt and not yet laid away or played)
+            "crib_discards": 52,  # own cards laid away to the crib
+            "starter": 52,
+            "played": n * 52,  # every card laid in this deal's play, per relative seat
+            "series": 52,  # cards laid since the count was last reset
+            "count": 1,  # the play's running total / 31
+            "gone": n,  # relative seats that said "go" in this series
+            "scores": self.num_sides,  # per relative side, / target
+            "dealer": n,
+            "to_act": n,
+            "phase": 5,
+            "counted": 52,  # cards under count (hand or crib, face up) - with the starter above
+            "counter": n,  # relative seat whose count is under review
+            "is_crib": 1,
+            "announced": 1,  # / 29
+            "accepted": 1,  # responders who accepted so far / n
+            "shown_totals": n + 1,  # settled true totals of this deal's shows (per seat, crib) / 29
+            "crib": 52,  # the crib once turned up
+        }
+        self.observation_layout = sizes
+        self.observation_offsets = {}
+        off = 0
+        for key, size in sizes.items():
+            self.observation_offsets[key] = off
+            off += size
+        self.observation_size = off
+
+    def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> "CribbageState":
+        return CribbageState(self, seed, deal)
+
+    def action_name(self, action: int) -> str:
+        if action < GO:
+            return f"card {format_card(action)}"
+        if action == GO:
+            return "go"
+        if action < ACCEPT:
+            return f"announce {action - ANNOUNCE}"
+        if action == ACCEPT:
+            return "accept"
+        if action == OVERCOUNT:
+            return "overcount"
+        return f"muggins {action - MUGGINS}"
+
+
+class CribbageState(State):
+    def __init__(self, game: CribbageGame, seed: int | None, deal: Mapping | None) -> None:
+        self.game = game
+        self.n = n = game.num_players
+        self.rng = np.random.default_rng(seed)
+        self.scores = [0] * game.num_sides
+        self.winner_side = -1
+        self._rewards = np.zeros(n)
+        self._returns = np.zeros(n)
+        self.deals = 0
+        if deal is None:
+            self.dealer = int(self.rng.integers(n))
+            self._deal(None)
+        else:
+            self._deal(self._parse_deal(deal))
+
+    # -- dealing -------------------------------------------------------------------------------------
+    def _parse_deal(self, deal: Mapping) -> dict:
+        n, g = self.n, self.game
+        if not isinstance(deal, Mapping):
+            raise ValueError(f"deal must be a dict with keys dealer, hands, starter (crib_card with 3 players), "
+                             f"got {deal!r}")
+        allowed = {"dealer", "hands", "starter"} | ({"crib_card"} if n == 3 else set())
+        unknown = set(deal) - allowed
+        if unknown:
+            raise ValueError(f"unknown deal key(s) {sorted(unknown)} for {n} players; allowed: {sorted(allowed)}")
+        missing = allowed - set(deal)
+        if missing:
+            raise ValueError(f"deal is missing {sorted(missing)} (format: {sorted(allowed)})")
+        dealer = deal["dealer"]
+        if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer < n:
+            raise ValueError(f"deal dealer={dealer!r} must be a seat 0..{n - 1}")
+        hands = deal["hands"]
+        if (not isinstance(hands, (list, tuple)) or len(hands) != n
+                or any(not isinstance(h, (list, tuple)) or len(h) != g.hand_size for h in hands)):
+            raise ValueError(f"deal hands must be {n} lists of {g.hand_size} cards, got {hands!r}")
+        hands = [[parse_card(c) for c in h] for h in hands]
+        starter = parse_card(deal["starter"])
+        crib_card = parse_card(deal["crib_card"]) if n == 3 else None
+        used = [c for h in hands for c in h] + [starter] + ([crib_card] if crib_card is not None else [])
+        if len(set(used)) != len(used):
+            twice = sorted({format_card(c) for c in used if used.count(c) > 1})
+            raise ValueError(f"invalid deal: card(s) dealt twice: {', '.join(twice)}")
+        self.dealer = int(dealer)
+        return {"hands": hands, "starter": starter, "crib_card": crib_card}
+
+    def _deal(self, rigged: dict | None) -> None:
+        """Start a deal: hands, the crib's pack card (3 players), the starter (face down)."""
+        n, g = self.n, self.game
+        if rigged is None:
+            pack = self.rng.permutation(NUM_CARDS).tolist()
+            k = g.hand_size
+            self.hands = [pack[i * k:(i + 1) * k] for i in range(n)]
+            rest = pack[n * k:]
+            self.crib = [rest.pop()] if n == 3 else []
+            self.starter_card = rest.pop()
+        else:
+            self.hands = [list(h) for h in rigged["hands"]]
+            self.crib = [rigged["crib_card"]] if n == 3 else []
+            self.starter_card = rigged["starter"]
+        self.pack_crib_card = self.crib[0] if self.crib else -1
+        self.laid_away = [[] for _ in range(n)]
+        self.starter_cut = False
+        self.kept: list[list[int]] = []  # each seat's 4 cards for the show
+        self.played = [[] for _ in range(n)]  # cards laid in this deal's play, per seat
+        self.play_order: list[tuple[int, int]] = []  # (seat, card)
+        self.series: list[int] = []
+        self.series_ranks: list[int] = []
+        self.count = 0
+        self.gone = [False] * n
+        self.last_player = -1
+        self.review: dict | None = None
+        self.shown: list[dict] = []  # settled counts of this deal
+        self.show_queue: list[tuple[int, bool]] = []
+        self.phase = DISCARD
+        self.player = (self.dealer + 1) % n  # lays away first; then clockwise
+        self.deals += 1
+
+    # -- scoring helpers ------------------------------------------------------------------------------
+    def _peg(self, seat: int, points: int) -> bool:
+        """Add points to seat's side; True when that ends the game."""
+        if points == 0:
+            return False
+        side = self.game.teams[seat]
+        self.scores[side] += points
+        self._gain[side] += points
+        if self.scores[side] >= self.game.target:
+            self._end(side)
+            return True
+        return False
+
+    def _end(self, side: int) -> None:
+        self.winner_side = side
+        self.phase = OVER
+
+    # -- protocol --------------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.phase == OVER:
+            return TERMINAL
+        if self.phase == RESPOND:
+            return self.review["responders"][self.review["asked"]]
+        return self.player
+
+    def legal_actions_mask(self) -> np.ndarray:
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask[self.legal_actions()] = 1
+        return mask
+
+    def legal_actions(self) -> list[int]:
+        phase = self.phase
+        if phase == PLAY:
+            room = 31 - self.count
+            legal = sorted(c for c in self.hands[self.player] if VALUE[c] <= room)
+            return legal or [GO]
+        if phase == DISCARD:
+            return sorted(self.hands[self.player])
+        if phase == ANNOUNCE_PHASE:
+            return list(range(ANNOUNCE, ANNOUNCE + MAX_COUNT + 1))
+        if phase == RESPOND:
+            return [ACCEPT, OVERCOUNT] + list(range(MUGGINS + 1, MUGGINS + MAX_COUNT + 1))
+        return []
+
+    def apply(self, action: int) -> None:
+        phase = self.phase
+        # the shared guard, inlined for the two hot phases
+        if phase == PLAY and (type(action) is int or isinstance(action, np.integer)) and (
+                (0 <= action < GO and action in self.hands[self.player] and VALUE[action] <= 31 - self.count)
+                or (action == GO and all(VALUE[c] > 31 - self.count for c in self.hands[self.player]))):
+            a = int(action)
+        else:
+            a = self.check_legal(action)
+        n = self.n
+        self._gain = [0] * self.game.num_sides
+        if phase == DISCARD:
+            self._lay_away(a)
+        elif phase == PLAY:
+            self._play(a)
+        elif phase == ANNOUNCE_PHASE:
+            self._announce(a - ANNOUNCE)
+        else:
+            self._respond(a)
+        self._set_rewards(n)
+
+    def _set_rewards(self, n: int) -> None:
+        g = self.game
+        r = np.zeros(n)
+        if g.points_reward and any(self._gain):
+            gains = self._gain
+            for s in range(n):
+                own = g.teams[s]
+                others = [gains[t] for t in range(g.num_sides) if t != own]
+                r[s] = (gains[own] - sum(others) / len(others)) / g.target
+        if self.phase == OVER:
+            r += win_loss_rewards(n, [s for s in range(n) if g.teams[s] == self.winner_side], g.teams)
+        self._rewards = r
+        if r.any():
+            self._returns = self._returns + r
+
+    # -- discard phase -----------------------------------------------------------------------------------
+    def _lay_away(self, card: int) -> None:
+        seat = self.player
+        self.hands[seat].remove(card)
+        self.laid_away[seat].append(card)
+        self.crib.append(card)
+        if len(self.laid_away[seat]) < self.game.lay_away:
+            return
+        if len(self.crib) < 4:
+            self.player = (seat + 1) % self.n
+            return
+        # everyone has laid away: cut the starter; his heels
+        self.kept = [sorted(h) for h in self.hands]
+        self.starter_cut = True
+        self.phase = PLAY
+        self.player = (self.dealer + 1) % self.n
+        if RANK_LIST[self.starter_card] == JACK and self._peg(self.dealer, 2):
+            return
+
+    # -- the play -------------------------------------------------------------------------------------
+    def _play(self, action: int) -> None:
+        seat = self.player
+        if action == GO:
+            self.gone[seat] = True
+            self._next_in_play(seat)
+            return
+        self.hands[seat].remove(action)
+        self.played[seat].append(action)
+        self.play_order.append((seat, action))
+        self.series.append(action)
+        self.series_ranks.append(RANK_LIST[action])
+        self.count += VALUE[action]
+        self.last_player = seat
+        if self._peg(seat, play_points_ranks(self.series_ranks)):
+            return
+        if not any(self.hands):  # the very last card of the play
+            if self.count != 31 and self._peg(seat, 1):
+                return
+            self._start_show()
+            return
+        if self.count == 31:
+            self._reset_series(seat)
+            return
+        self._next_in_play(seat)
+
+    def _reset_series(self, last: int) -> None:
+        self.count = 0
+        self.series = []
+        self.series_ranks = []
+        self.gone = [False] * self.n
+        nxt = (last + 1) % self.n
+        while not self.hands[nxt]:
+            nxt = (nxt + 1) % self.n
+        self.player = nxt
+
+    def _next_in_play(self, seat: int) -> None:
+        """After a lay or a go by ``seat``: the next player clockwise who holds cards and has not
+        said go; the go point to the last layer when nobody else can continue."""
+        n = self.n
+        room = 31 - self.count
+        for k in range(1, n + 1):
+            c = (seat + k) % n
+            if not self.hands[c] or self.gone[c]:
+                continue
+            can_lay = any(VALUE[x] <= room for x in self.hands[c])
+            others_out = all(self.gone[o] or not self.hands[o] for o in range(n) if o != c)
+            if not can_lay and c == self.last_player and others_out:
+                break  # the last layer cannot continue and nobody else may: go point
+            self.player = c
+            return
+        # nobody can continue: the last player to lay a card scores 1 for the go
+        last = self.last_player
+        if self._peg(last, 1):
+            return
+        self._reset_series(last)
+
+    # -- the show ---------------------------------------------------------------------------------------
+    def _start_show(self) -> None:
+        n = self.n
+        self.show_queue = [((self.dealer + k) % n, False) for k in range(1, n + 1)] + [(self.dealer, True)]
+        self.series, self.series_ranks, self.count = [], [], 0
+        self._next_count()
+
+    def _next_count(self) -> None:
+        """Count the next hand (or the crib): announced in muggins mode, automatic otherwise."""
+        while self.show_queue:
+            seat, is_crib = self.show_queue.pop(0)
+            cards = sorted(self.crib) if is_crib else self.kept[seat]
+            true = fast_score(cards, self.starter_card, is_crib)
+            self.review = {"counter": seat, "is_crib": is_crib, "cards": cards, "true": true,
+                           "announced": None, "responders": [], "asked": 0}
+            if self.game.muggins:
+                self.phase = ANNOUNCE_PHASE
+                self.player = seat
+                return
+            self.review["announced"] = true
+            if self._peg(seat, true):
+                self._settled("automatic")
+                return
+            self._settled("automatic")
+        self._next_deal()
+
+    def _announce(self, value: int) -> None:
+        rv = self.review
+        rv["announced"] = value
+        seat = rv["counter"]
+        too_high = value > rv["true"]
+        side = self.game.teams[seat]
+        self.scores[side] += value
+        self._gain[side] += value
+        if self.scores[side] >= self.game.target and not too_high:
+            self._end(side)
+            self._settled("reached the target")
+            return
+        rv["responders"] = opponents_clockwise(seat, self.n, self.game.partnerships)
+        rv["asked"] = 0
+        self.phase = RESPOND
+
+    def _respond(self, action: int) -> None:
+        rv = self.review
+        counter, claimer = rv["counter"], self.current_player()
+        teams = self.game.teams
+        if action == ACCEPT:
+            rv["asked"] += 1
+            if rv["asked"] < len(rv["responders"]):
+                return
+            self._after_count("all accepted")
+            return
+        rv["claimer"] = claimer
+        announced, true = rv["announced"], rv["true"]
+        if action == OVERCOUNT:
+            if announced > true:
+                excess = announced - true
+                self.scores[teams[counter]] -= excess
+                self._gain[teams[counter]] -= excess
+                self.scores[teams[claimer]] += excess
+                self._gain[teams[claimer]] += excess
+                outcome = f"overcount: {excess} moved to player {claimer}"
+            else:
+                outcome = "overcount unfounded"
+        else:
+            claimed = action - MUGGINS
+            missed = true - announced
+            if missed > 0:
+                got = min(claimed, missed)
+                self.scores[teams[claimer]] += got
+                self._gain[teams[claimer]] += got
+                outcome = f"muggins: player {claimer} scores {got}"
+            else:
+                self.scores[teams[counter]] += claimed
+                self._gain[teams[counter]] += claimed
+                outcome = f"false muggins: player {counter} scores {claimed}"
+        self._after_count(outcome)
+
+    def _after_count(self, outcome: str) -> None:
+        """The count is settled: the target check (counter first: its points came first)."""
+        teams, target = self.game.teams, self.game.target
+        counter_side = teams[self.review["counter"]]
+        self._settled(outcome)
+        if self.scores[counter_side] >= target:
+            self._end(counter_side)
+            return
+        for side, score in enumerate(self.scores):
+            if score >= target:
+                self._end(side)
+                return
+        self._next_count()
+
+    def _settled(self, outcome: str) -> None:
+        rv = self.review
+        rv["outcome"] = outcome
+        rv["breakdown"] = score_breakdown(rv["cards"], self.starter_card, rv["is_crib"])._asdict()
+        self.shown.append(rv)
+        self.review = None
+
+    def _next_deal(self) -> None:
+        self.dealer = (self.dealer + 1) % self.n
+        self._deal(None)
+
+    # -- end and rewards ------------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def rewards(self) -> np.ndarray:
+        return self._rewards
+
+    def returns(self) -> np.ndarray:
+        return self._returns
+
+    # -- views ----------------------------------------------------------------------------------------
+    def observation(self, player: int) -> np.ndarray:
+        g, n = self.game, self.n
+        off = g.observation_offsets
+        obs = np.zeros(g.observation_size, dtype=np.float32)
+        obs[[off["hand"] + c for c in self.hands[player]]] = 1
+        obs[[off["crib_discards"] + c for c in self.laid_away[player]]] = 1
+        if self.starter_cut:
+            obs[off["starter"] + self.starter_card] = 1
+        base = off["played"]
+        for seat in range(n):
+            rel = (seat - player) % n
+            obs[[base + rel * 52 + c for c in self.played[seat]]] = 1
+        obs[[off["series"] + c for c in self.series]] = 1
+        obs[off["count"]] = self.count / 31
+        for seat in range(n):
+            if self.gone[seat]:
+                obs[off["gone"] + (seat - player) % n] = 1
+        own = g.teams[player]
+        for side in range(g.num_sides):
+            obs[off["scores"] + (side - own) % g.num_sides] = min(self.scores[side], g.target) / g.target
+        obs[off["dealer"] + (self.dealer - player) % n] = 1
+        if self.phase != OVER:
+            obs[off["to_act"] + (self.current_player() - player) % n] = 1
+        obs[off["phase"] + self.phase] = 1
+        rv = self.review
+        if rv is not None:
+            obs[[off["counted"] + c for c in rv["cards"]]] = 1
+            obs[off["counter"] + (rv["counter"] - player) % n] = 1
+            obs[off["is_crib"]] = rv["is_crib"]
+            if rv["announced"] is not None:
+                obs[off["announced"]] = rv["announced"] / MAX_COUNT
+            obs[off["accepted"]] = rv["asked"] / n
+        for done in self.shown:
+            slot = n if done["is_crib"] else (done["counter"] - player) % n
+            obs[off["shown_totals"] + slot] = done["true"] / MAX_COUNT
+            if done["is_crib"]:
+                obs[[off["crib"] + c for c in done["cards"]]] = 1
+        if rv is not None and rv["is_crib"]:  # the crib is face up while it is counted
+            obs[[off["crib"] + c for c in rv["cards"]]] = 1
+        return obs
+
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    def action_to_string(self, action: int) -> str:
+        if action < GO:
+            return ("lay away " if self.phase == DISCARD else "lay ") + format_card(action)
+        return self.game.action_name(action)
+
+    def _public_review(self, rv: dict, settled: bool) -> dict:
+        out = {"counter": rv["counter"], "is_crib": rv["is_crib"], "cards": list(rv["cards"]),
+               "announced": rv["announced"], "accepted": rv["asked"]}
+        if settled:
+            out.update(true=rv["true"], breakdown=dict(rv["breakdown"]), outcome=rv["outcome"])
+        return out
+
+    def public_view(self, player: int) -> dict:
+        g = self.game
+        return {
+            "seat": player,
+            "phase": PHASE_NAMES[self.phase],
+            "dealer": self.dealer,
+            "to_act": self.current_player(),
+            "scores": list(self.scores),
+            "team": g.teams[player],
+            "teams": list(g.teams),
+            "target": g.target,
+            "hand": sorted(self.hands[player]),
+            "crib_discards": list(self.laid_away[player]),
+            "lay_away": g.lay_away,
+            "starter": self.starter_card if self.starter_cut else None,
+            "play": list(self.play_order),
+            "series": list(self.series),
+            "count": self.count,
+            "gone": [s for s in range(self.n) if self.gone[s]],
+            "hand_sizes": [len(h) for h in self.hands],
+            "review": self._public_review(self.review, False) if self.review else None,
+            "shown": [self._public_review(rv, True) for rv in self.shown],
+        }
+
+    def render(self) -> str:
+        g = self.game
+        lines = [f"Cribbage, {self.n} players{' (partnerships)' if g.partnerships else ''}, "
+                 f"deal {self.deals}, dealer {self.dealer}, phase {PHASE_NAMES[self.phase]}"]
+        lines.append("scores: " + "  ".join(f"side {i}: {s}" for i, s in enumerate(self.scores))
+                     + f"   (target {g.target})")
+        lines.append("starter: " + (format_card(self.starter_card) if self.starter_cut else "(not cut)"))
+        for s in range(self.n):
+            mark = ">" if s == self.current_player() else " "
+            lines.append(f"{mark} player {s}: hand {' '.join(map(format_card, sorted(self.hands[s]))) or '-'}"
+                         f"   played {' '.join(map(format_card, self.played[s])) or '-'}")
+        if self.phase == PLAY:
+            lines.append(f"count {self.count}: {' '.join(map(format_card, self.series)) or '-'}")
+        for rv in self.shown:
+            what = "crib" if rv["is_crib"] else "hand"
+            lines.append(f"  player {rv['counter']} {what} {' '.join(map(format_card, rv['cards']))}: "
+                         f"announced {rv['announced']}, true {rv['true']} ({rv['outcome']})")
+        if self.review is not None:
+            rv = self.review
+            lines.append(f"counting player {rv['counter']}'s {'crib' if rv['is_crib'] else 'hand'} "
+                         f"{' '.join(map(format_card, rv['cards']))}, announced {rv['announced']}")
+        if self.phase == OVER:
+            lines.append(f"result: side {self.winner_side} wins")
+        return "\n".join(lines)
+
+    def full_state(self) -> dict:
+        return {
+            "dealer": self.dealer, "phase": PHASE_NAMES[self.phase], "to_act": self.current_player(),
+            "scores": list(self.scores), "hands": [sorted(h) for h in self.hands],
+            "crib": sorted(self.crib), "starter": self.starter_card, "starter_cut": self.starter_cut,
+            "laid_away": [list(x) for x in self.laid_away], "played": [list(p) for p in self.played],
+            "series": list(self.series), "count": self.count, "gone": list(self.gone),
+            "review": ({k: v for k, v in self.review.items()} if self.review else None),
+            "shown": [dict(rv) for rv in self.shown], "winner_side": self.winner_side, "deals": self.deals,
+        }
+
+    def clone(self) -> "CribbageState":
+        c = object.__new__(CribbageState)
+        c.__dict__.update(self.__dict__)
+        c.rng = np.random.Generator(type(self.rng.bit_generator)())
+        c.rng.bit_generator.state = self.rng.bit_generator.state
+        c.scores = list(self.scores)
+        c.hands = [list(h) for h in self.hands]
+        c.crib = list(self.crib)
+        c.laid_away = [list(x) for x in self.laid_away]
+        c.kept = [list(k) for k in self.kept]
+        c.played = [list(p) for p in self.played]
+        c.play_order = list(self.play_order)
+        c.series = list(self.series)
+        c.series_ranks = list(self.series_ranks)
+        c.gone = list(self.gone)
+        c.show_queue = list(self.show_queue)
+        c.shown = list(self.shown)  # settled entries are never mutated
+        if self.review is not None:
+            c.review = dict(self.review)
+            c.review["responders"] = list(self.review["responders"])
+        return c
+
+    def resample_hidden(self, player: int, rng: np.random.Generator) -> "CribbageState":
+        """Re-deal what ``player`` has not seen: the other players' unplayed cards, the crib
+        cards that are not the player's own (until the crib is turned), the starter (until it
+        is cut). Counts stay; everything played, shown or held by the player stays."""
+        c = self.clone()
+        crib_face_up = any(rv["is_crib"] for rv in self.shown) or (
+            self.review is not None and self.review["is_crib"])
+        known = set(self.hands[player]) | set(self.laid_away[player])
+        for cards in self.played:
+            known.update(cards)
+        if self.starter_cut:
+            known.add(self.starter_card)
+        if crib_face_up:
+            known.update(self.crib)
+        pool = rng.permutation([x for x in range(NUM_CARDS) if x not in known]).tolist()
+        others = [s for s in range(self.n) if s != player]
+        for s in others:
+            k = len(self.hands[s])
+            c.hands[s], pool = pool[:k], pool[k:]
+        if not crib_face_up:
+            unseen = len(self.crib) - len(self.laid_away[player])
+            fresh, pool = pool[:unseen], pool[unseen:]
+            c.crib = list(self.laid_away[player]) + fresh
+            for s in others:  # the others' laid-away cards are the unseen crib cards
+                k = len(self.laid_away[s])
+                c.laid_away[s], fresh = fresh[:k], fresh[k:]
+            c.pack_crib_card = fresh[0] if fresh else -1
+        if not self.starter_cut:
+            c.starter_card = pool.pop()
+        if self.kept:  # the others' show cards: what they played plus what they still hold
+            for s in others:
+                c.kept[s] = sorted(c.played[s] + c.hands[s])
+        return c

@@ -1,0 +1,222 @@
+"""Cribbage scoring: the show (4 cards + starter), the play, and a batch scorer.
+
+Public API (card ids or strings like ``"5♥"`` / ``"5H"``):
+- ``score_hand(hand, starter, crib=False) -> int``
+- ``score_breakdown(hand, starter, crib=False) -> Breakdown`` (fifteens, pairs, runs, flush, nobs)
+- ``score_play(laid) -> int`` and ``play_breakdown(laid)``: points for the last card of the
+  cards laid since the count was last reset
+- ``score_hands_batch(hands, starters, crib=False)``: numpy in (N, 4) and (N,), numpy out (N,)
+- ``discard_values(cards, n_discard, excluded=())``: expected hand value of every lay-away
+  over all possible starters, through the batch scorer
+
+Fifteens, pairs and runs depend only on the five ranks, so they are looked up in a table
+indexed by the sorted ranks (6,188 rank multisets, built once at import); flush and nobs
+come from the suits. That makes one hand a few lookups and a batch a handful of numpy ops.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, combinations_with_replacement
+from typing import Iterable, NamedTuple, Sequence
+
+import numpy as np
+
+from ...kernel.cards import RANK_LIST, SUIT_LIST, parse_card
+
+VALUE = [min(r, 10) for r in RANK_LIST]  # A=1, 2..10, J Q K = 10
+JACK = 11
+
+
+class Breakdown(NamedTuple):
+    fifteens: int
+    pairs: int
+    runs: int
+    flush: int
+    nobs: int
+
+    @property
+    def total(self) -> int:
+        return self.fifteens + self.pairs + self.runs + self.flush + self.nobs
+
+
+def _rank_points(ranks: Sequence[int]) -> tuple[int, int, int]:
+    """(fifteens, pairs, runs) points of five ranks 1..13 (the slow reference, used to build the table)."""
+    values = [min(r, 10) for r in ranks]
+    fifteens = 2 * sum(1 for k in range(2, 6) for combo in combinations(values, k) if sum(combo) == 15)
+    counts = [0] * 15
+    for r in ranks:
+        counts[r] += 1
+    pairs = sum(c * (c - 1) for c in counts)  # 2 points per pair: C(c,2)*2
+    runs, r = 0, 1
+    while r <= 13:
+        if not counts[r]:
+            r += 1
+            continue
+        length, mult = 0, 1
+        while r + length <= 13 and counts[r + length]:
+            mult *= counts[r + length]
+            length += 1
+        if length >= 3:
+            runs = max(runs, length * mult)
+        r += length
+    return fifteens, pairs, runs
+
+
+def _key(sorted_ranks: Sequence[int]) -> int:
+    k = 0
+    for r in sorted_ranks:
+        k = k * 13 + (r - 1)
+    return k
+
+
+#: (fifteens + pairs + runs) and each part, indexed by the base-13 key of the sorted five ranks
+_TABLE_SIZE = 13 ** 5
+RANK_TOTAL = np.zeros(_TABLE_SIZE, dtype=np.int16)
+_PARTS: dict[int, tuple[int, int, int]] = {}
+for _ranks in combinations_with_replacement(range(1, 14), 5):
+    if max(_ranks.count(r) for r in _ranks) > 4:
+        continue
+    _parts = _rank_points(_ranks)
+    _PARTS[_key(_ranks)] = _parts
+    RANK_TOTAL[_key(_ranks)] = sum(_parts)
+_RANK_TOTAL_LIST = RANK_TOTAL  # alias kept for readability in the hot path
+del _ranks, _parts
+
+
+def _cards(cards: Iterable[int | str]) -> list[int]:
+    return [parse_card(c) for c in cards]
+
+
+def _flush_nobs(hand: Sequence[int], starter: int, crib: bool) -> tuple[int, int]:
+    s = SUIT_LIST[hand[0]]
+    flush = 0
+    if SUIT_LIST[hand[1]] == s and SUIT_LIST[hand[2]] == s and SUIT_LIST[hand[3]] == s:
+        if SUIT_LIST[starter] == s:
+            flush = 5
+        elif not crib:
+            flush = 4
+    ss = SUIT_LIST[starter]
+    nobs = 1 if any(RANK_LIST[c] == JACK and SUIT_LIST[c] == ss for c in hand) else 0
+    return flush, nobs
+
+
+def score_breakdown(hand: Sequence[int | str], starter: int | str, crib: bool = False) -> Breakdown:
+    """The show: 4 cards + starter. A crib scores a flush only with all five of one suit."""
+    hand, starter = _cards(hand), parse_card(starter)
+    if len(hand) != 4 or starter in hand or len(set(hand)) != 4:
+        raise ValueError(f"a show needs 4 distinct cards and a different starter, got {hand} + {starter}")
+    key = _key(sorted(RANK_LIST[c] for c in hand + [starter]))
+    fifteens, pairs, runs = _PARTS[key]
+    flush, nobs = _flush_nobs(hand, starter, crib)
+    return Breakdown(fifteens, pairs, runs, flush, nobs)
+
+
+def score_hand(hand: Sequence[int | str], starter: int | str, crib: bool = False) -> int:
+    return score_breakdown(hand, starter, crib).total
+
+
+def fast_score(hand: Sequence[int], starter: int, crib: bool) -> int:
+    """``score_hand`` for trusted card ids (the rules engine's hot path: no parsing or checks)."""
+    key = _key(sorted([RANK_LIST[hand[0]], RANK_LIST[hand[1]], RANK_LIST[hand[2]], RANK_LIST[hand[3]],
+                       RANK_LIST[starter]]))
+    flush, nobs = _flush_nobs(hand, starter, crib)
+    return int(RANK_TOTAL[key]) + flush + nobs
+
+
+# -- the play ------------------------------------------------------------------------------------
+class PlayBreakdown(NamedTuple):
+    fifteen: int
+    thirty_one: int
+    pairs: int
+    run: int
+
+    @property
+    def total(self) -> int:
+        return self.fifteen + self.thirty_one + self.pairs + self.run
+
+
+_PAIR_POINTS = (0, 0, 2, 6, 12)
+
+
+def play_breakdown(laid: Sequence[int | str]) -> PlayBreakdown:
+    """Points to the last card of ``laid`` (the cards laid since the count was reset)."""
+    ranks = [RANK_LIST[parse_card(c)] for c in laid]
+    return _play_points(ranks)
+
+
+def _play_points(ranks: Sequence[int]) -> PlayBreakdown:
+    count = sum(min(r, 10) for r in ranks)
+    if count > 31:
+        raise ValueError(f"the count of {ranks} is {count}: it may not pass 31")
+    last = ranks[-1]
+    same = 1
+    while same < len(ranks) and ranks[-1 - same] == last:
+        same += 1
+    run = 0
+    for length in range(len(ranks), 2, -1):
+        tail = ranks[-length:]
+        if max(tail) - min(tail) == length - 1 and len(set(tail)) == length:
+            run = length
+            break
+    return PlayBreakdown(2 if count == 15 else 0, 2 if count == 31 else 0, _PAIR_POINTS[same], run)
+
+
+def score_play(laid: Sequence[int | str]) -> int:
+    return play_breakdown(laid).total
+
+
+def play_points_ranks(ranks: Sequence[int]) -> int:
+    """``score_play`` on ranks 1..13 (hot path of the rules engine and the heuristic)."""
+    return _play_points(ranks).total
+
+
+# -- batch -----------------------------------------------------------------------------------------
+_RANK0 = np.array([r - 1 for r in RANK_LIST], dtype=np.int32)
+_SUIT = np.array(SUIT_LIST, dtype=np.int8)
+_IS_JACK = np.array([r == JACK for r in RANK_LIST])
+
+
+def score_hands_batch(hands: np.ndarray, starters: np.ndarray, crib: bool = False) -> np.ndarray:
+    """Score many shows at once: ``hands`` (N, 4) card ids, ``starters`` (N,) -> (N,) int16."""
+    hands = np.asarray(hands)
+    starters = np.asarray(starters)
+    ranks = np.empty((len(hands), 5), dtype=np.int32)
+    ranks[:, :4] = _RANK0[hands]
+    ranks[:, 4] = _RANK0[starters]
+    ranks.sort(axis=1)
+    key = (((ranks[:, 0] * 13 + ranks[:, 1]) * 13 + ranks[:, 2]) * 13 + ranks[:, 3]) * 13 + ranks[:, 4]
+    total = RANK_TOTAL[key]
+    suits = _SUIT[hands]
+    s_suit = _SUIT[starters]
+    four = (suits[:, 1] == suits[:, 0]) & (suits[:, 2] == suits[:, 0]) & (suits[:, 3] == suits[:, 0])
+    five = four & (s_suit == suits[:, 0])
+    total = total + np.where(five, 5, 0 if crib else np.where(four, 4, 0)).astype(np.int16)
+    nobs = (_IS_JACK[hands] & (suits == s_suit[:, None])).any(axis=1)
+    return total + nobs.astype(np.int16)
+
+
+def all_hands_and_starters() -> tuple[np.ndarray, np.ndarray]:
+    """Every (4-card hand, starter) pair: C(52,4) * 48 = 12,994,800 rows (about 65 MB)."""
+    hands = np.array(list(combinations(range(52), 4)), dtype=np.int8)
+    starters = np.tile(np.arange(52, dtype=np.int8), (len(hands), 1))
+    keep = np.ones((len(hands), 52), dtype=bool)
+    rows = np.arange(len(hands))[:, None]
+    keep[rows, hands] = False
+    starters = starters[keep].reshape(len(hands), 48)
+    return np.repeat(hands, 48, axis=0), starters.reshape(-1)
+
+
+def discard_values(cards: Sequence[int], n_discard: int, excluded: Iterable[int] = (),
+                   crib: bool = False) -> list[tuple[tuple[int, ...], float]]:
+    """Expected show value of the kept cards for every way to lay ``n_discard`` of ``cards``
+    away, averaged over every starter not in ``cards`` or ``excluded`` (cards seen elsewhere).
+    Returns ``[(laid_away, mean), ...]`` in ``itertools.combinations`` order."""
+    cards = [int(c) for c in cards]
+    seen = set(cards) | {int(c) for c in excluded}
+    starters = np.array([c for c in range(52) if c not in seen], dtype=np.int32)
+    aways = list(combinations(cards, n_discard))
+    keeps = np.array([[c for c in cards if c not in away] for away in aways], dtype=np.int32)
+    k, s = len(keeps), len(starters)
+    scores = score_hands_batch(np.repeat(keeps, s, axis=0), np.tile(starters, k), crib)
+    means = scores.reshape(k, s).mean(axis=1)
+    return [(away, float(m)) for away, m in zip(aways, means)]
