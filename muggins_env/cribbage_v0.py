@@ -32,8 +32,9 @@ own hand (52) · own crib discards (52) · starter once cut (52) · cards laid i
 play per relative seat (n × 52) · cards in the current series (52) · count/31 · seats that
 said go (n) · scores/target per relative side · dealer (n) · seat to act (n) · phase (5) ·
 cards under count, face up (52) · counter (n) · counting the crib · announcement/29 ·
-responders who accepted so far/n · settled true totals of this deal's hands and crib/29 ·
-the crib once turned up (52). Never an opponent's unplayed cards, the crib before it is
+responders who accepted so far/n · for each settled count of this deal (slot per relative
+seat, then the crib): true total/29 (n+1), announcement/29 (n+1), breakdown fifteens/16,
+pairs/12, runs/12, flush/5, nobs/1 ((n+1) × 5) · the crib once turned up (52). Never an opponent's unplayed cards, the crib before it is
 turned, or the pack. `infos[agent]["view"]` has the same as readable data, with each settled
 count's breakdown (fifteens, pairs, runs, flush, nobs) and outcome.
 

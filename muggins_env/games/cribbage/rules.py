@@ -21,7 +21,8 @@ Action indices (``Discrete(114)``, a contract):
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -52,6 +53,8 @@ PHASE_NAMES = ("discard", "play", "announce", "respond", "over")
 #: cards dealt and laid away per player, per player count
 DEAL = {2: (6, 2), 3: (5, 1), 4: (5, 1)}
 JACK = 11
+#: the largest value of each breakdown part (fifteens, pairs, runs, flush, nobs), to scale it
+PART_MAX = (16, 12, 12, 5, 1)
 
 
 def _lowball_check(value: Any) -> str | None:
@@ -62,7 +65,7 @@ def _lowball_check(value: Any) -> str | None:
 
 class CribbageGame(Game):
     FACTS = FACTS
-    OPTIONS = {
+    OPTIONS: ClassVar[Mapping[str, Option]] = {
         "num_players": Option(2, allowed=(2, 3, 4), doc="4 = two partnerships, partners opposite"),
         "target": Option(121, allowed=(121, 61), doc="game points"),
         "muggins": Option(True, allowed=(True, False), doc="players announce counts; opponents may claim"),
@@ -99,6 +102,8 @@ class CribbageGame(Game):
             "announced": 1,  # / 29
             "accepted": 1,  # responders who accepted so far / n
             "shown_totals": n + 1,  # settled true totals of this deal's shows (per seat, crib) / 29
+            "shown_announced": n + 1,  # what was announced for each settled count / 29
+            "shown_breakdown": (n + 1) * 5,  # fifteens, pairs, runs, flush, nobs / their maxima
             "crib": 52,  # the crib once turned up
         }
         self.observation_layout = sizes
@@ -109,7 +114,7 @@ class CribbageGame(Game):
             off += size
         self.observation_size = off
 
-    def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> "CribbageState":
+    def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> CribbageState:
         return CribbageState(self, seed, deal)
 
     def action_name(self, action: int) -> str:
@@ -146,7 +151,7 @@ class CribbageState(State):
     def _parse_deal(self, deal: Mapping) -> dict:
         n, g = self.n, self.game
         if not isinstance(deal, Mapping):
-            raise ValueError(f"deal must be a dict with keys dealer, hands, starter (crib_card with 3 players), "
+            raise ValueError(f"deal must be a dict with keys dealer, hands, starter (crib_card with 3 players), "  # noqa: TRY004 (the project contract: ValueError)
                              f"got {deal!r}")
         allowed = {"dealer", "hands", "starter"} | ({"crib_card"} if n == 3 else set())
         unknown = set(deal) - allowed
@@ -509,6 +514,10 @@ class CribbageState(State):
         for done in self.shown:
             slot = n if done["is_crib"] else (done["counter"] - player) % n
             obs[off["shown_totals"] + slot] = done["true"] / MAX_COUNT
+            obs[off["shown_announced"] + slot] = done["announced"] / MAX_COUNT
+            b = off["shown_breakdown"] + slot * 5
+            for i, part in enumerate(done["breakdown"].values()):
+                obs[b + i] = part / PART_MAX[i]
             if done["is_crib"]:
                 obs[[off["crib"] + c for c in done["cards"]]] = 1
         if rv is not None and rv["is_crib"]:  # the crib is face up while it is counted
@@ -556,8 +565,8 @@ class CribbageState(State):
 
     def render(self) -> str:
         g = self.game
-        lines = [f"Cribbage, {self.n} players{' (partnerships)' if g.partnerships else ''}, "
-                 f"deal {self.deals}, dealer {self.dealer}, phase {PHASE_NAMES[self.phase]}"]
+        lines = [(f"Cribbage, {self.n} players{' (partnerships)' if g.partnerships else ''}, "
+                  f"deal {self.deals}, dealer {self.dealer}, phase {PHASE_NAMES[self.phase]}")]
         lines.append("scores: " + "  ".join(f"side {i}: {s}" for i, s in enumerate(self.scores))
                      + f"   (target {g.target})")
         lines.append("starter: " + (format_card(self.starter_card) if self.starter_cut else "(not cut)"))
@@ -590,7 +599,7 @@ class CribbageState(State):
             "shown": [dict(rv) for rv in self.shown], "winner_side": self.winner_side, "deals": self.deals,
         }
 
-    def clone(self) -> "CribbageState":
+    def clone(self) -> CribbageState:
         c = object.__new__(CribbageState)
         c.__dict__.update(self.__dict__)
         c.rng = np.random.Generator(type(self.rng.bit_generator)())
@@ -612,7 +621,7 @@ class CribbageState(State):
             c.review["responders"] = list(self.review["responders"])
         return c
 
-    def resample_hidden(self, player: int, rng: np.random.Generator) -> "CribbageState":
+    def resample_hidden(self, player: int, rng: np.random.Generator) -> CribbageState:
         """Re-deal what ``player`` has not seen: the other players' unplayed cards, the crib
         cards that are not the player's own (until the crib is turned), the starter (until it
         is cut). Counts stay; everything played, shown or held by the player stays."""

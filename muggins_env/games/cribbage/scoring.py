@@ -16,8 +16,9 @@ come from the suits. That makes one hand a few lookups and a batch a handful of 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from itertools import combinations, combinations_with_replacement
-from typing import Iterable, NamedTuple, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
