@@ -141,6 +141,7 @@ class CribbageState(State):
         self._rewards = np.zeros(n)
         self._returns = np.zeros(n)
         self.deals = 0
+        self.previous_shown: list[dict] = []  # the last deal's settled counts
         if deal is None:
             self.dealer = int(self.rng.integers(n))
             self._deal(None)
@@ -465,6 +466,7 @@ class CribbageState(State):
         self.review = None
 
     def _next_deal(self) -> None:
+        self.previous_shown = self.shown
         self.dealer = (self.dealer + 1) % self.n
         self._deal(None)
 
@@ -561,6 +563,7 @@ class CribbageState(State):
             "hand_sizes": [len(h) for h in self.hands],
             "review": self._public_review(self.review, False) if self.review else None,
             "shown": [self._public_review(rv, True) for rv in self.shown],
+            "previous_deal_shown": [self._public_review(rv, True) for rv in self.previous_shown],
         }
 
     def render(self) -> str:
@@ -596,7 +599,8 @@ class CribbageState(State):
             "laid_away": [list(x) for x in self.laid_away], "played": [list(p) for p in self.played],
             "series": list(self.series), "count": self.count, "gone": list(self.gone),
             "review": ({k: v for k, v in self.review.items()} if self.review else None),
-            "shown": [dict(rv) for rv in self.shown], "winner_side": self.winner_side, "deals": self.deals,
+            "shown": [dict(rv) for rv in self.shown],
+            "previous_shown": [dict(rv) for rv in self.previous_shown], "winner_side": self.winner_side, "deals": self.deals,
         }
 
     def clone(self) -> CribbageState:
