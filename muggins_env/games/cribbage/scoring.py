@@ -17,7 +17,7 @@ come from the suits. That makes one hand a few lookups and a batch a handful of 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, permutations
 from typing import NamedTuple
 
 import numpy as np
@@ -80,8 +80,23 @@ for _ranks in combinations_with_replacement(range(1, 14), 5):
     _parts = _rank_points(_ranks)
     _PARTS[_key(_ranks)] = _parts
     RANK_TOTAL[_key(_ranks)] = sum(_parts)
-_RANK_TOTAL_LIST = RANK_TOTAL  # alias kept for readability in the hot path
 del _ranks, _parts
+
+#: the batch scorer avoids sorting: any 4 ranks (in any order, base-13 key) -> the index of their
+#: sorted multiset (1,820 of them), then (multiset, starter rank) -> fifteens + pairs + runs
+_MULTISET4 = np.zeros(13 ** 4, dtype=np.int16)
+_SORTED4 = list(combinations_with_replacement(range(13), 4))
+for _i, _m in enumerate(_SORTED4):
+    for _p in set(permutations(_m)):
+        _MULTISET4[((_p[0] * 13 + _p[1]) * 13 + _p[2]) * 13 + _p[3]] = _i
+_HAND_STARTER_TOTAL = np.zeros((len(_SORTED4), 13), dtype=np.int16)
+for _i, _m in enumerate(_SORTED4):
+    for _r in range(13):
+        _five = sorted(_m + (_r,))
+        if _five.count(_r) <= 4:
+            _HAND_STARTER_TOTAL[_i, _r] = RANK_TOTAL[_key([x + 1 for x in _five])]
+_HAND_STARTER_FLAT = _HAND_STARTER_TOTAL.reshape(-1)
+del _i, _m, _p, _r, _five
 
 
 def _cards(cards: Iterable[int | str]) -> list[int]:
@@ -172,28 +187,54 @@ def play_points_ranks(ranks: Sequence[int]) -> int:
 
 
 # -- batch -----------------------------------------------------------------------------------------
-_RANK0 = np.array([r - 1 for r in RANK_LIST], dtype=np.int32)
-_SUIT = np.array(SUIT_LIST, dtype=np.int8)
-_IS_JACK = np.array([r == JACK for r in RANK_LIST])
+_RANK0_U16 = np.array([r - 1 for r in RANK_LIST], dtype=np.uint16)
+_SUIT_U8 = np.array(SUIT_LIST, dtype=np.uint8)
+#: per card: its suit bit (low 4 bits) and, for a jack, its suit bit again in the high 4 bits
+_SUIT_JACK_BITS = np.array([(1 << s) | ((1 << s) << 4 if r == JACK else 0)
+                            for r, s in zip(RANK_LIST, SUIT_LIST)], dtype=np.uint8)
+
+
+def _suit_points_table(crib: bool) -> np.ndarray:
+    """(OR of the hand's suit/jack bits) * 4 + starter suit -> flush + nobs points."""
+    table = np.zeros(256 * 4, dtype=np.int16)
+    for bits in range(256):
+        suits, jacks = bits & 15, bits >> 4
+        for ss in range(4):
+            one_suit = suits in (1, 2, 4, 8)
+            flush = 0
+            if one_suit and suits == 1 << ss:
+                flush = 5
+            elif one_suit and not crib:
+                flush = 4
+            table[bits * 4 + ss] = flush + ((jacks >> ss) & 1)
+    return table
+
+
+_SUIT_POINTS = {False: _suit_points_table(False), True: _suit_points_table(True)}
+_CHUNK = 1 << 16  # rows per block: keeps the temporaries in cache
 
 
 def score_hands_batch(hands: np.ndarray, starters: np.ndarray, crib: bool = False) -> np.ndarray:
-    """Score many shows at once: ``hands`` (N, 4) card ids, ``starters`` (N,) -> (N,) int16."""
+    """Score many shows at once: ``hands`` (N, 4) card ids, ``starters`` (N,) -> (N,) int16.
+
+    Per row: the hand's rank multiset from one table (no sorting), fifteens + pairs + runs
+    with the starter's rank from a second, and flush + nobs from a third indexed by the OR
+    of the cards' suit/jack bits and the starter's suit."""
     hands = np.asarray(hands)
     starters = np.asarray(starters)
-    ranks = np.empty((len(hands), 5), dtype=np.int32)
-    ranks[:, :4] = _RANK0[hands]
-    ranks[:, 4] = _RANK0[starters]
-    ranks.sort(axis=1)
-    key = (((ranks[:, 0] * 13 + ranks[:, 1]) * 13 + ranks[:, 2]) * 13 + ranks[:, 3]) * 13 + ranks[:, 4]
-    total = RANK_TOTAL[key]
-    suits = _SUIT[hands]
-    s_suit = _SUIT[starters]
-    four = (suits[:, 1] == suits[:, 0]) & (suits[:, 2] == suits[:, 0]) & (suits[:, 3] == suits[:, 0])
-    five = four & (s_suit == suits[:, 0])
-    total = total + np.where(five, 5, 0 if crib else np.where(four, 4, 0)).astype(np.int16)
-    nobs = (_IS_JACK[hands] & (suits == s_suit[:, None])).any(axis=1)
-    return total + nobs.astype(np.int16)
+    if hands.ndim != 2 or hands.shape[1] != 4 or starters.shape != (len(hands),):
+        raise ValueError(f"hands must be (N, 4) and starters (N,), got {hands.shape} and {starters.shape}")
+    out = np.empty(len(hands), dtype=np.int16)
+    suit_points = _SUIT_POINTS[bool(crib)]
+    for i in range(0, len(hands), _CHUNK):
+        h, st = hands[i:i + _CHUNK], starters[i:i + _CHUNK]
+        r = _RANK0_U16[h]
+        key4 = ((r[:, 0] * 13 + r[:, 1]) * 13 + r[:, 2]) * 13 + r[:, 3]
+        total = _HAND_STARTER_FLAT[_MULTISET4[key4] * np.int16(13) + _RANK0_U16[st].view(np.int16)]
+        b = _SUIT_JACK_BITS[h]
+        bits = (b[:, 0] | b[:, 1] | b[:, 2] | b[:, 3]).astype(np.int16)
+        out[i:i + _CHUNK] = total + suit_points[bits * np.int16(4) + _SUIT_U8[st]]
+    return out
 
 
 def all_hands_and_starters() -> tuple[np.ndarray, np.ndarray]:
