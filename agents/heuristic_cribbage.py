@@ -1,96 +1,210 @@
-"""Heuristic for cribbage with muggins counting (``cribbage_v0``) -- the discard core.
+"""Heuristic for cribbage with muggins counting (``cribbage_v0``), every player count.
 
-STATUS: ``cribbage_v0`` had not landed when this was written, so only the rules-independent
-core is here (and tested): the discard choice by expected hand value over every possible
-starter, plus the crib's expected value when dealing and minus it when not. ``CribbageHeuristic``
-(the play, the announcement and the responses) must be wired to the game's view, action
-indices and its fast batch scorer once the game exists; ``score_hand`` below is then replaced
-by that scorer (the ``scorer`` argument of ``discard_values``).
-
-Strategy (the contract of the issue):
-- lay away the two cards (one with 3-4 players) maximising E[hand over the 46 (or 47)
-  possible starters] + E[crib] when dealing, - E[crib] when not (the crib's other cards are
-  sampled from the unseen cards);
-- in the play: the most immediate points, avoiding leaving a count of 5 or 21;
-- announce the true count; respond "muggins N" with exactly the missed points, "overcount"
-  when too high, otherwise accept.
+Strategy (what a good player does; the contract of the issue):
+- Lay away (discard phase, one card per action): the cards (two with 2 players, one with 3-4)
+  that maximise E[show value of the four kept cards over every possible starter] + E[crib]
+  when dealing (own side's crib: the dealer's partner too) and - E[crib] when not. The hand
+  term averages over every card the player has not seen (the batch scorer of the game,
+  ``games.cribbage.scoring.score_hands_batch``, scores all lay-aways x starters in one call);
+  the crib term completes the crib with cards drawn from the unseen ones (``crib_samples``
+  random completions + starter, the same ones for every choice, scored in one batch call).
+  The second card of a two-card lay-away completes the best pair given the first.
+- The play: the card with the most immediate points (fifteen, thirty-one, pairs, runs, and
+  the last card), minus the expected points the next player can answer with (each unseen
+  rank weighted by the chance the next player holds it, the best answer first), minus a
+  point for leaving a count of 5 or 21 (a ten-card makes 15 or 31) where possible; ties
+  keep the low cards for later (lay the highest value first). "Go" only when forced.
+- The show: announce the true count; as a responder say "muggins N" with N exactly the
+  missed points when the count is too low, "overcount" when it is too high, else accept.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import combinations
 
 import numpy as np
 
-RANK = [c % 13 + 1 for c in range(52)]  # A=1 .. K=13
-SUIT = [c // 13 for c in range(52)]
-VALUE = [min(r, 10) for r in RANK]
-JACK = 11
+from ..games.cribbage.rules import ACCEPT, ANNOUNCE, GO, MUGGINS, OVERCOUNT
+from ..games.cribbage.scoring import fast_score, play_points_ranks, score_hands_batch
+from ..kernel.cards import RANK_LIST
+from .base import HeuristicBase
+
+VALUE = [min(r, 10) for r in RANK_LIST]
+#: penalty for leaving a count a ten-card turns into 15 or 31
+DANGER_COUNTS = (5, 21)
+DANGER_PENALTY = 1.0
+CRIB_SAMPLES = 96
 
 
 def score_hand(hand: Sequence[int], starter: int, crib: bool = False) -> int:
-    """Show score of 4 cards + starter (RULES.md §4.1): fifteens, pairs, runs, flush, nobs."""
-    cards = list(hand) + [starter]
-    vals = [VALUE[c] for c in cards]
-    pts = 0
-    for k in range(2, 6):  # fifteens
-        for combo in combinations(vals, k):
-            if sum(combo) == 15:
-                pts += 2
-    ranks = [RANK[c] for c in cards]
-    counts = [0] * 15
-    for r in ranks:
-        counts[r] += 1
-    pts += sum(n * (n - 1) for n in counts)  # pairs: 2 per pair
-    r = 1  # runs: the longest run of consecutive ranks, times the multiplicities
-    best_len, best_mult = 0, 0
-    while r <= 13:
-        if counts[r]:
-            length, mult = 0, 1
-            while r + length <= 13 and counts[r + length]:
-                mult *= counts[r + length]
-                length += 1
-            if length >= 3 and length > best_len:
-                best_len, best_mult = length, mult
-            r += length
-        else:
-            r += 1
-    pts += best_len * best_mult
-    suits = [SUIT[c] for c in hand]
-    if len(set(suits)) == 1:
-        if SUIT[starter] == suits[0]:
-            pts += 5
-        elif not crib:
-            pts += 4
-    pts += sum(1 for c in hand if RANK[c] == JACK and SUIT[c] == SUIT[starter])
-    return pts
+    """Show score of 4 cards + starter (the game's scorer, RULES.md §4.1)."""
+    return fast_score(list(hand), int(starter), crib)
 
 
-def discard_values(cards: Sequence[int], discards: int, dealer: bool, crib_samples: int = 24,
-                   rng: np.random.Generator | None = None,
-                   scorer: Callable[[Sequence[int], int, bool], int] = score_hand,
-                   ) -> list[tuple[float, tuple[int, ...]]]:
-    """(value, cards laid away) for every choice: E[hand] over every starter ± E[crib]."""
-    rng = rng or np.random.default_rng(0)
-    held = set(cards)
-    unseen = [c for c in range(52) if c not in held]
-    out = []
-    for away in combinations(sorted(cards), discards):
-        keep = [c for c in cards if c not in away]
-        hand_ev = float(np.mean([scorer(keep, s, False) for s in unseen]))
-        crib_ev = 0.0
-        need = 4 - discards  # the crib's other cards (plus the starter), from the unseen cards
-        if crib_samples:
-            tot = 0.0
-            for _ in range(crib_samples):
-                pick = rng.choice(len(unseen), need + 1, replace=False)
-                crib = list(away) + [unseen[i] for i in pick[:need]]
-                tot += scorer(crib, unseen[pick[need]], True)
-            crib_ev = tot / crib_samples
-        out.append((hand_ev + (crib_ev if dealer else -crib_ev), tuple(away)))
-    return out
+def discard_values(cards: Sequence[int], discards: int, dealer: bool, crib_samples: int = CRIB_SAMPLES,
+                   rng: np.random.Generator | None = None, known: Sequence[int] = (),
+                   laid: Sequence[int] = ()) -> list[tuple[float, tuple[int, ...]]]:
+    """(value, cards laid away) for every way to lay ``discards`` of ``cards`` away:
+    E[hand over every unseen starter] + E[crib] (dealer) or - E[crib] (not), through the
+    game's batch scorer. ``known``: other cards the player has seen (never the starter or in
+    the crib); ``laid``: own cards already in the crib."""
+    rng = rng if rng is not None else np.random.default_rng(0)
+    cards = [int(c) for c in cards]
+    laid = [int(c) for c in laid]
+    seen = set(cards) | set(laid) | {int(c) for c in known}
+    unseen = np.array([c for c in range(52) if c not in seen], dtype=np.int32)
+    aways = list(combinations(sorted(cards), discards))
+    keeps = np.array([[c for c in cards if c not in away] for away in aways], dtype=np.int32)
+    k, s = len(aways), len(unseen)
+    hand_ev = score_hands_batch(np.repeat(keeps, s, axis=0), np.tile(unseen, k), False
+                                ).reshape(k, s).mean(axis=1)
+    crib_ev = np.zeros(k)
+    need = 4 - discards - len(laid)  # crib cards from the others (and the pack with 3 players)
+    if crib_samples and need >= 0:
+        m = int(crib_samples)
+        # m random completions (need cards + the starter) from the unseen cards, shared by all choices
+        picks = np.argsort(rng.random((m, s)), axis=1)[:, :need + 1]
+        fill = unseen[picks]  # (m, need + 1)
+        own = np.array([list(away) + laid for away in aways], dtype=np.int32)  # (k, 4 - need)
+        cribs = np.concatenate([np.repeat(own, m, axis=0), np.tile(fill[:, :need], (k, 1))], axis=1)
+        starters = np.tile(fill[:, need], k)
+        crib_ev = score_hands_batch(cribs, starters, True).reshape(k, m).mean(axis=1)
+    sign = 1.0 if dealer else -1.0
+    return [(float(h + sign * c), away) for h, c, away in zip(hand_ev, crib_ev, aways)]
 
 
 def best_discard(cards: Sequence[int], discards: int, dealer: bool, **kw) -> tuple[int, ...]:
     return max(discard_values(cards, discards, dealer, **kw))[1]
+
+
+def true_count(review: dict, starter: int) -> int:
+    return fast_score(review["cards"], starter, bool(review["is_crib"]))
+
+
+class CribbageHeuristic(HeuristicBase):
+    __doc__ = __doc__
+
+    def __init__(self, game, crib_samples: int = CRIB_SAMPLES) -> None:
+        super().__init__(game)
+        self.crib_samples = crib_samples
+
+    # -- lay-away -----------------------------------------------------------------------------------
+    def _seen(self, view: dict) -> list[int]:
+        out = [c for _, c in view["play"]]
+        if view["starter"] is not None:
+            out.append(view["starter"])
+        return out
+
+    def discard_ranking(self, view: dict, rng: np.random.Generator | None) -> list[tuple[float, tuple[int, ...]]]:
+        laid = list(view["crib_discards"])
+        todo = view["lay_away"] - len(laid)
+        teams = view["teams"]
+        dealer = teams[view["dealer"]] == teams[view["seat"]]
+        return sorted(discard_values(view["hand"], todo, dealer, self.crib_samples, rng,
+                                     known=self._seen(view), laid=laid), reverse=True)
+
+    # -- the play -------------------------------------------------------------------------------------
+    def play_values(self, view: dict, legal: Sequence[int]) -> list[tuple[float, int]]:
+        hand = view["hand"]
+        ranks = [RANK_LIST[c] for c in view["series"]]
+        count = view["count"]
+        seat, n = view["seat"], len(view["hand_sizes"])
+        seen = set(hand) | set(self._seen(view)) | set(view["crib_discards"])
+        unseen_rank = [0] * 14
+        for c in range(52):
+            if c not in seen:
+                unseen_rank[RANK_LIST[c]] += 1
+        total_unseen = max(1, sum(unseen_rank))
+        nxt = (seat + 1) % n
+        gone = set(view["gone"])
+        while (nxt in gone or view["hand_sizes"][nxt] == 0) and nxt != seat:
+            nxt = (nxt + 1) % n
+        h = view["hand_sizes"][nxt] if nxt != seat else 0
+        cards_left = sum(view["hand_sizes"])
+        out = []
+        for a in legal:
+            a = int(a)
+            if a == GO:
+                out.append((-100.0, a))
+                continue
+            new_ranks = ranks + [RANK_LIST[a]]
+            new_count = count + VALUE[a]
+            pts = play_points_ranks(new_ranks)
+            if cards_left == 1 and new_count != 31:
+                pts += 1  # the last card
+            risk = 0.0
+            if h and new_count < 31:
+                answers = []
+                for r in range(1, 14):
+                    if unseen_rank[r] == 0 or new_count + min(r, 10) > 31:
+                        continue
+                    p_pts = play_points_ranks(new_ranks + [r])
+                    if p_pts:
+                        p = 1.0 - (1.0 - unseen_rank[r] / total_unseen) ** h
+                        answers.append((p_pts, p))
+                miss = 1.0
+                for p_pts, p in sorted(answers, reverse=True):  # the best answer first
+                    risk += miss * p * p_pts
+                    miss *= 1.0 - p
+            danger = DANGER_PENALTY if new_count in DANGER_COUNTS else 0.0
+            out.append((pts - risk - danger + 0.01 * VALUE[a], a))
+        return out
+
+    # -- decisions ------------------------------------------------------------------------------------
+    def choose(self, view: dict, legal: np.ndarray, rng: np.random.Generator) -> int:
+        phase = view["phase"]
+        if phase == "announce":
+            return ANNOUNCE + true_count(view["review"], view["starter"])
+        if phase == "respond":
+            rv = view["review"]
+            true, said = true_count(rv, view["starter"]), rv["announced"]
+            if said < true:
+                return MUGGINS + (true - said)
+            return OVERCOUNT if said > true else ACCEPT
+        if phase == "discard":
+            return int(self.discard_ranking(view, rng)[0][1][0])
+        return max(self.play_values(view, legal))[1]
+
+    def candidates(self, view: dict, legal: np.ndarray, k: int) -> list[int]:
+        phase = view["phase"]
+        if phase == "discard":
+            out: list[int] = []
+            for _, away in self.discard_ranking(view, None):
+                for c in away:
+                    if c not in out:
+                        out.append(int(c))
+                if len(out) >= k:
+                    break
+            return out[:k]
+        if phase == "play":
+            return [a for _, a in sorted(self.play_values(view, legal), reverse=True)[:k]]
+        return [self.choose(view, legal, None)]
+
+
+class CribbageEvaluator:
+    """Search rollouts to the end of the current deal (after its show); value = the change of
+    (own side's score - the other sides' mean) / target, plus the return if the game ended."""
+
+    horizon = None
+
+    def __init__(self, game) -> None:
+        self.target = float(game.target)
+        self.teams = list(game.teams)
+
+    def _margin(self, state, player: int) -> float:
+        sc = state.scores
+        mine = sc[self.teams[player]]
+        return mine - (sum(sc) - mine) / (len(sc) - 1)
+
+    def start(self, state, player):
+        return state.deals, self._margin(state, player)
+
+    def stop(self, state, player, marker) -> bool:
+        return state.deals != marker[0]
+
+    def value(self, state, player, marker) -> float:
+        v = (self._margin(state, player) - marker[1]) / self.target
+        if state.is_terminal():
+            v += float(state.returns()[player])
+        return v

@@ -6,7 +6,8 @@ At a decision with several legal actions it
 2. samples ``worlds = max(1, N // len(candidates))`` determinisations: kernel states drawn by
    ``info["resample"](rng)`` = ``state.resample_hidden(player, rng)``, in which every card
    the player cannot see is re-dealt consistently with what it knows (cards seen played or
-   shown never move); so N is the number of rollouts per decision;
+   shown never move), with a fresh random stream for later chance (the next deals); so N is
+   the number of rollouts per decision;
 3. in each world applies every candidate and plays the game on with the heuristic at every
    seat (the same world and the same random stream for every candidate: common random
    numbers, so that differences between candidates are not noise) until the end, or until
@@ -92,6 +93,8 @@ class SearchAgent:
         values = np.zeros((worlds, len(cands)))
         for w in range(worlds):
             world = sampler(rng)
+            if hasattr(world, "rng"):  # later chance (next deals) is unknown too: never the true stream
+                world.rng = np.random.default_rng(int(rng.integers(2**62)))
             player = world.current_player()
             seed = int(rng.integers(2**62))
             for j, a in enumerate(cands):

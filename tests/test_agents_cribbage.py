@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from muggins_env.agents import make_agent, make_game
 from muggins_env.agents.heuristic_cribbage import best_discard, score_hand
 
+from muggins_env.games.cribbage import ACCEPT, ANNOUNCE, MUGGINS, OVERCOUNT
 from muggins_env.kernel.cards import parse_card
 
 
@@ -39,3 +42,92 @@ def test_discard_gives_the_crib_nothing_when_not_dealing():
     assert set(best_discard(cs("7C 8D 7H 8S AC KD"), 2, dealer=False)) == set(cs("AC KD"))
     # one card with 3-4 players: lay away the K (no fifteen in 7 8 7 8 needs it)
     assert best_discard(cs("7C 8D 7H 8S KD"), 1, dealer=False) == (parse_card("KD"),)
+
+
+# -- the heuristic on the game's states (rigged deals, RULES.md §4) ---------------------------------------
+
+
+def _state(hands, starter, dealer=0, n=2):
+    game = make_game("cribbage_v0", {"num_players": n})
+    return game.new_initial_state(seed=0, deal={"dealer": dealer, "hands": hands, "starter": starter})
+
+
+def _heuristic(n=2):
+    return make_agent("heuristic", "cribbage_v0", {"num_players": n})
+
+
+def test_lay_away_through_the_game_completes_the_best_pair():
+    # non-dealer P1 holds 5♣ 5♦ 5♥ J♠ K♥ 9♦: both of its decisions lay away K♥ and 9♦
+    st = _state([["2C", "3D", "7H", "8S", "QC", "AD"], ["5C", "5D", "5H", "JS", "KH", "9D"]], "4S")
+    h, rng = _heuristic(), np.random.default_rng(0)
+    assert st.current_player() == 1
+    st.apply(h.act_on_state(st, rng))
+    st.apply(h.act_on_state(st, rng))
+    assert set(st.public_view(1)["crib_discards"]) == set(cs("KH 9D"))
+
+
+def _after_lay_away(hands, away, starter, dealer=0):
+    st = _state(hands, starter, dealer)
+    for seat in ((dealer + 1) % 2, dealer):
+        for c in cs(away[seat]):
+            st.apply(c)
+    assert st.phase_name() == "play"
+    return st
+
+
+HANDS = [["10S", "JH", "QD", "2C", "7D", "8S"], ["4C", "4D", "6H", "6S", "KD", "9C"]]
+AWAY = {0: "7D 8S", 1: "KD 9C"}
+
+
+def test_play_leads_the_four_not_a_card_that_gives_fifteen():
+    # P1 leads from 4♣ 4♦ 6♥ 6♠: a 6 lets a 9 make fifteen (and a 6 pair it); a 4 can only be
+    # paired (no card makes 15 from 4)
+    st = _after_lay_away(HANDS, AWAY, "5C")
+    assert st.current_player() == 1
+    assert _heuristic().act_on_state(st, np.random.default_rng(0)) in cs("4C 4D")
+
+
+def test_play_avoids_leaving_twenty_one():
+    # P1 leads 8♣, P0 2♣ (10), P1 A♣ (11); P0 holds 10♠ 9♥ 7♣, none scores: 10♠ leaves 21
+    # (any ten-card makes 31), 9♥ (20) and 7♣ (18) can only be paired (3 unseen of each rank):
+    # equal risk, the higher card goes first
+    st = _after_lay_away([["10S", "9H", "7C", "2C", "KH", "QH"], ["8C", "AC", "4D", "3S", "KD", "9C"]],
+                         {0: "KH QH", 1: "KD 9C"}, "6D")
+    for c in ("8C", "2C", "AC"):
+        st.apply(parse_card(c))
+    assert st.current_player() == 0 and st.public_view(0)["count"] == 11
+    assert _heuristic().act_on_state(st, np.random.default_rng(0)) == parse_card("9H")
+
+
+def test_play_takes_the_fifteen():
+    # count 10 (P1 led 10♣): P0 with 5♦ makes fifteen (2 points)
+    st = _after_lay_away([["5D", "JS", "9H", "2C", "7D", "8S"], ["10C", "4D", "6H", "6S", "KD", "9C"]],
+                         {0: "7D 8S", 1: "KD 9C"}, "AH")
+    st.apply(parse_card("10C"))
+    h, rng = _heuristic(), np.random.default_rng(0)
+    assert h.act_on_state(st, rng) == parse_card("5D")
+
+
+def test_announces_the_true_count_and_responds_exactly():
+    # P1 keeps 4♣ 4♦ 6♥ 6♠ + starter 5♣ = 24 (RULES.md worked example); P0 keeps
+    # 10♠ J♥ Q♦ 2♣ + 5♣: fifteens 10-5 J-5 Q-5 (6) + run 10 J Q (3) = 9
+    st = _after_lay_away(HANDS, AWAY, "5C")
+    h, rng = _heuristic(), np.random.default_rng(0)
+    while st.phase_name() == "play":
+        st.apply(h.act_on_state(st, rng))
+    assert st.phase_name() == "announce" and st.current_player() == 1  # the non-dealer counts first
+    assert h.act_on_state(st, rng) == ANNOUNCE + 24
+    st.apply(ANNOUNCE + 20)  # 4 points missed
+    assert st.current_player() == 0
+    assert h.act_on_state(st, rng) == MUGGINS + 4
+    st.apply(ACCEPT)
+    assert st.phase_name() == "announce" and st.current_player() == 0
+    assert h.act_on_state(st, rng) == ANNOUNCE + 9
+    st.apply(ANNOUNCE + 12)  # too high
+    assert h.act_on_state(st, rng) == OVERCOUNT
+    st.apply(ACCEPT)
+    # the crib K♦ 9♣ 7♦ 8♠ + 5♣: fifteens 7-8, K-5 (4) + run 7 8 9 (3) = 7, counted by P0
+    assert st.phase_name() == "announce" and st.current_player() == 0
+    assert h.act_on_state(st, rng) == ANNOUNCE + 7
+    st.apply(ANNOUNCE + 7)
+    assert h.act_on_state(st, rng) == ACCEPT
