@@ -485,31 +485,36 @@ class CribbageState(State):
         g, n = self.game, self.n
         off = g.observation_offsets
         obs = np.zeros(g.observation_size, dtype=np.float32)
-        obs[[off["hand"] + c for c in self.hands[player]]] = 1
-        obs[[off["crib_discards"] + c for c in self.laid_away[player]]] = 1
+        # every one-hot piece collected into one index list, set with one assignment
+        o = off["hand"]
+        ones = [o + c for c in self.hands[player]]
+        o = off["crib_discards"]
+        ones += [o + c for c in self.laid_away[player]]
         if self.starter_cut:
-            obs[off["starter"] + self.starter_card] = 1
+            ones.append(off["starter"] + self.starter_card)
         base = off["played"]
         for seat in range(n):
-            rel = (seat - player) % n
-            obs[[base + rel * 52 + c for c in self.played[seat]]] = 1
-        obs[[off["series"] + c for c in self.series]] = 1
-        obs[off["count"]] = self.count / 31
-        for seat in range(n):
-            if self.gone[seat]:
-                obs[off["gone"] + (seat - player) % n] = 1
-        own = g.teams[player]
-        for side in range(g.num_sides):
-            obs[off["scores"] + (side - own) % g.num_sides] = min(self.scores[side], g.target) / g.target
-        obs[off["dealer"] + (self.dealer - player) % n] = 1
+            played = self.played[seat]
+            if played:
+                o = base + ((seat - player) % n) * 52
+                ones += [o + c for c in played]
+        o = off["series"]
+        ones += [o + c for c in self.series]
+        o = off["gone"]
+        ones += [o + (seat - player) % n for seat in range(n) if self.gone[seat]]
+        ones.append(off["dealer"] + (self.dealer - player) % n)
         if self.phase != OVER:
-            obs[off["to_act"] + (self.current_player() - player) % n] = 1
-        obs[off["phase"] + self.phase] = 1
+            ones.append(off["to_act"] + (self.current_player() - player) % n)
+        ones.append(off["phase"] + self.phase)
         rv = self.review
         if rv is not None:
-            obs[[off["counted"] + c for c in rv["cards"]]] = 1
-            obs[off["counter"] + (rv["counter"] - player) % n] = 1
-            obs[off["is_crib"]] = rv["is_crib"]
+            o = off["counted"]
+            ones += [o + c for c in rv["cards"]]
+            ones.append(off["counter"] + (rv["counter"] - player) % n)
+            if rv["is_crib"]:  # the crib is face up while it is counted
+                ones.append(off["is_crib"])
+                o = off["crib"]
+                ones += [o + c for c in rv["cards"]]
             if rv["announced"] is not None:
                 obs[off["announced"]] = rv["announced"] / MAX_COUNT
             obs[off["accepted"]] = rv["asked"] / n
@@ -521,9 +526,14 @@ class CribbageState(State):
             for i, part in enumerate(done["breakdown"].values()):
                 obs[b + i] = part / PART_MAX[i]
             if done["is_crib"]:
-                obs[[off["crib"] + c for c in done["cards"]]] = 1
-        if rv is not None and rv["is_crib"]:  # the crib is face up while it is counted
-            obs[[off["crib"] + c for c in rv["cards"]]] = 1
+                o = off["crib"]
+                ones += [o + c for c in done["cards"]]
+        obs[ones] = 1
+        obs[off["count"]] = self.count / 31
+        own, sides, target = g.teams[player], g.num_sides, g.target
+        o = off["scores"]
+        for side in range(sides):
+            obs[o + (side - own) % sides] = min(self.scores[side], target) / target
         return obs
 
     def phase_name(self) -> str:
