@@ -31,7 +31,7 @@ from ...kernel.game import TERMINAL, Game, GameFacts, State
 from ...kernel.options import Option
 from ...kernel.rewards import win_loss_rewards
 from ...kernel.seats import opponents_clockwise, team_of
-from .scoring import VALUE, fast_score, play_points_ranks, score_breakdown
+from .scoring import VALUE, fast_breakdown, fast_score, play_points_ranks
 
 FACTS = GameFacts(name="cribbage_v0", long_name="Cribbage with muggins counting", min_players=2,
                   max_players=4, zero_sum=True, min_utility=-1.0, max_utility=1.0)
@@ -461,7 +461,7 @@ class CribbageState(State):
     def _settled(self, outcome: str) -> None:
         rv = self.review
         rv["outcome"] = outcome
-        rv["breakdown"] = score_breakdown(rv["cards"], self.starter_card, rv["is_crib"])._asdict()
+        rv["breakdown"] = fast_breakdown(rv["cards"], self.starter_card, rv["is_crib"])
         self.shown.append(rv)
         self.review = None
 

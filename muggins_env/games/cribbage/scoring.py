@@ -131,6 +131,15 @@ def score_hand(hand: Sequence[int | str], starter: int | str, crib: bool = False
     return score_breakdown(hand, starter, crib).total
 
 
+def fast_breakdown(hand: Sequence[int], starter: int, crib: bool) -> dict[str, int]:
+    """``score_breakdown(...)._asdict()`` for trusted card ids (the rules engine: no parsing)."""
+    key = _key(sorted([RANK_LIST[hand[0]], RANK_LIST[hand[1]], RANK_LIST[hand[2]], RANK_LIST[hand[3]],
+                       RANK_LIST[starter]]))
+    fifteens, pairs, runs = _PARTS[key]
+    flush, nobs = _flush_nobs(hand, starter, crib)
+    return {"fifteens": fifteens, "pairs": pairs, "runs": runs, "flush": flush, "nobs": nobs}
+
+
 def fast_score(hand: Sequence[int], starter: int, crib: bool) -> int:
     """``score_hand`` for trusted card ids (the rules engine's hot path: no parsing or checks)."""
     key = _key(sorted([RANK_LIST[hand[0]], RANK_LIST[hand[1]], RANK_LIST[hand[2]], RANK_LIST[hand[3]],
