@@ -28,7 +28,9 @@ Opponents implement the agent protocol of ``muggins_env.agents.base``:
 ``act(observation, action_mask, rng, info=None) -> int``; ``info`` is ``state.public_view(p)``
 (None when the agent's ``needs_info`` is False, which saves building it), or, for an agent with
 ``needs_sampler``, ``{"view", "action_mask", "resample"}`` where ``resample(rng)`` is
-``state.resample_hidden(p, rng)``; an agent's ``reset()``, if any, is called before each episode.
+``state.resample_hidden(p, rng)``; an agent's ``reset()``, if any, is called before each episode;
+an agent with ``needs_observation = False`` gets ``None`` for the observation (which saves
+building it). Moves are validated once, by the game's ``apply`` (the kernel's guard).
 """
 
 from __future__ import annotations
@@ -49,9 +51,12 @@ class Agent(Protocol):  # the shape SeatEnv relies on (the agents package define
 
 
 class UniformRandomAgent:
-    """Uniform over the legal actions (the opponent used when no pool is given)."""
+    """Uniform over the legal actions (the opponent used when no pool is given, and the
+    training pool's ``random``): it needs neither the observation nor the readable view."""
 
     needs_info = False
+    needs_observation = False
+    name = "random"
 
     def act(self, observation, action_mask, rng, info=None) -> int:
         legal = np.flatnonzero(action_mask)
@@ -171,7 +176,7 @@ class SeatEnv(gym.Env):
         self.state: State | None = None
         self.learner = 0
         self.lineup: dict[int, Agent] = {}
-        self._mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        self._learner_mask: np.ndarray | None = None  # the learner's mask at its current decision
         self._pending = 0.0
         self.skipped_episodes = 0
         self.episode_return = 0.0
@@ -206,7 +211,7 @@ class SeatEnv(gym.Env):
         state = self.state
         if state.is_terminal():
             raise RuntimeError("step() called on a finished episode; call reset()")
-        state.apply(state.check_legal(action))
+        state.apply(action)  # the game's apply validates (kernel guard): a clear error if illegal
         self.episode_decisions += 1
         reward = self._pending + float(state.rewards()[self.learner])
         self._pending = 0.0
@@ -222,7 +227,10 @@ class SeatEnv(gym.Env):
         """Legal actions of the learner now (all zeros once the episode is over)."""
         if self.state is None or self.state.is_terminal():
             return np.zeros(self.game.num_actions, dtype=bool)
-        return self.state.legal_actions_mask().astype(bool)
+        mask = self._learner_mask
+        if mask is None:  # e.g. the state was changed from outside (tests)
+            mask = self.state.legal_actions_mask()
+        return mask.astype(bool)
 
     def render(self):
         return None if self.render_mode is None else self.state.render()
@@ -246,12 +254,14 @@ class SeatEnv(gym.Env):
         rng = self._rng
         skip = self.skip_forced
         total = 0.0
+        self._learner_mask = None
         while not state.is_terminal():
             p = state.current_player()
             mask = state.legal_actions_mask()
             if skip and mask.sum() == 1:
                 action = int(mask.argmax())
             elif p == learner:
+                self._learner_mask = mask
                 break
             else:
                 agent = self.lineup[p]
@@ -260,9 +270,9 @@ class SeatEnv(gym.Env):
                             "resample": lambda rng, s=state, q=p: s.resample_hidden(q, rng)}
                 else:
                     info = state.public_view(p) if getattr(agent, "needs_info", True) else None
-                action = int(agent.act(state.observation(p), mask, rng, info))
-                state.check_legal(action)
-            state.apply(action)
+                obs = state.observation(p) if getattr(agent, "needs_observation", True) else None
+                action = agent.act(obs, mask, rng, info)
+            state.apply(action)  # validated by the game (an agent's illegal move raises clearly)
             total += float(state.rewards()[learner])
         return total
 

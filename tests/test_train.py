@@ -44,6 +44,26 @@ def test_every_packaged_preset_validates():
         assert cfg["ppo"]["batch_size"] <= cfg["ppo"]["n_steps"] * cfg["budget"]["n_envs"]
 
 
+@pytest.mark.parametrize("game", __import__("muggins_env").ENV_NAMES)
+def test_every_registered_game_has_quick_and_full_presets_that_validate(game):
+    """Each env id of ENV_NAMES ships both presets; they validate, their opponent pool can be
+    built (the heuristic exists) and evaluation plays on the game's win/loss reward."""
+    from muggins_env.train.trainer import _make_pool
+
+    assert {"quick", "full"} <= set(list_presets(game))
+    for preset in ("quick", "full"):
+        cfg = load_config(game=game, preset=preset)
+        assert cfg["game"] == game
+        assert cfg["budget"]["total_timesteps"] > 0 and cfg["eval"]["deals"] > 0
+        assert "heuristic" in cfg["eval"]["opponents"] and "random" in cfg["eval"]["opponents"]
+        pool = _make_pool(cfg)  # fails if an opponent kind with weight > 0 is unavailable
+        assert set(pool.kinds) == {k for k in ("random", "heuristic", "self") if cfg["opponents"][k] > 0}
+        assert {**cfg["env_options"], **cfg["eval"]["env_options"]}.get("reward", "win") in ("win", "chips")
+    full, quick = load_config(game=game, preset="full"), load_config(game=game, preset="quick")
+    assert full["budget"]["total_timesteps"] > quick["budget"]["total_timesteps"]
+    assert full["eval"]["deals"] >= 2000  # the acceptance measure: at least 2,000 duplicate deals
+
+
 @pytest.mark.parametrize("raw, message", [
     ({"game": "chess_v0"}, r"config game='chess_v0' is not allowed; expected one of"),
     ({"game": GAME, "ppo": {"learning_rate": -1}}, r"ppo.learning_rate=-1 is not allowed; expected a number > 0"),

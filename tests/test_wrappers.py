@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from muggins_env.kernel.game import TERMINAL, Game, GameFacts, State
+from muggins_env.kernel.game import TERMINAL, Game, GameFacts, IllegalActionError, State
 from muggins_env.kernel.options import Option
 from muggins_env.kernel.rewards import win_loss_rewards
 from muggins_env.wrappers import BatchedSeatVecEnv, SeatEnv, UniformRandomAgent, fixed_opponents
@@ -177,6 +177,36 @@ def test_muggins_cards_step_rewards_sum_to_learner_return(seed, seat):
         assert not env.action_masks().any()
 
 
+def test_agents_without_needs_observation_get_none_and_illegal_moves_raise():
+    seen = []
+
+    class Blind(UniformRandomAgent):  # needs_observation = False (inherited)
+        def act(self, observation, action_mask, rng, info=None):
+            seen.append(observation)
+            return super().act(observation, action_mask, rng, info)
+
+    env = SeatEnv("muggins_cards_v0", {"num_players": 4}, seat=0, opponents=Blind(), seed=1)
+    env.reset()
+    while not seen:
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert all(o is None for o in seen)
+
+    class Cheat(UniformRandomAgent):
+        def act(self, observation, action_mask, rng, info=None):
+            return int(np.flatnonzero(action_mask == 0)[0])  # always an illegal move
+
+    env = SeatEnv("muggins_cards_v0", {"num_players": 4}, seat=0, opponents=Cheat(), seed=1,
+                  skip_forced=False)
+    with pytest.raises(IllegalActionError, match="illegal action"):
+        env.reset()  # the first opponent's move (before the learner's first decision) raises
+        for _ in range(50):
+            env.step(int(np.flatnonzero(env.action_masks())[0]))
+    with pytest.raises(IllegalActionError, match="illegal action"):
+        env2 = SeatEnv("muggins_cards_v0", {"num_players": 4}, seat=0, seed=1)
+        env2.reset()
+        env2.step(int(np.flatnonzero(env2.action_masks() == 0)[0]))
+
+
 def test_seat_random_and_fixed_and_bad_seat():
     env = SeatEnv("muggins_cards_v0", {"num_players": 4}, seed=3)
     seats = {env.reset()[1]["seat"] for _ in range(40)}
@@ -194,6 +224,7 @@ def test_opponents_act_on_their_own_observation_and_mask():
 
     class Spy(UniformRandomAgent):
         needs_info = True
+        needs_observation = True
 
         def act(self, observation, action_mask, rng, info=None):
             seen.append((observation.copy(), action_mask.copy(), info))

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from muggins_env.agents.ppo import NumpyPolicy, PPOAgent
 
-from muggins_env.wrappers import make_spec_agent
+from muggins_env.wrappers import UniformRandomAgent, make_spec_agent
 
 KINDS = ("random", "heuristic", "self")
 
@@ -72,8 +72,9 @@ class OpponentPool:
     # -- sampling ----------------------------------------------------------------------------------
     def _fixed_agent(self, kind: str, seat: int) -> Any:
         seats = self._fixed.setdefault(kind, {})
-        if seat not in seats:
-            seats[seat] = make_opponent(kind, self.game_id, self.options)
+        if seat not in seats:  # random: the wrapper's own (skips building the observation)
+            seats[seat] = UniformRandomAgent() if kind == "random" else make_opponent(kind, self.game_id,
+                                                                                         self.options)
         return seats[seat]
 
     def _snapshot(self, rng: np.random.Generator) -> PPOAgent:
