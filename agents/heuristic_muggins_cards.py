@@ -77,6 +77,17 @@ class MugginsCardsHeuristic(HeuristicBase):
 
         return min(options, key=key)
 
+    def candidates(self, view: dict, legal: np.ndarray, k: int) -> list[int]:
+        """Moves worth a search: the correct destinations only (a misplay is always called by
+        a heuristic observer, so it only loses cards); a review has one sound answer."""
+        legal_set = {int(a) for a in legal}
+        if PASS in legal_set or CALL in legal_set:
+            return [self.choose(view, legal, None)]
+        card, seat = view["card_in_play"], view["seat"]
+        opts = [a for a in correct_destinations(card, seat, list(view["commons"]), list(view["discard_tops"]))
+                if a in legal_set]
+        return opts[:k] or [self.choose(view, legal, None)]
+
 
 class MugginsCardsEvaluator:
     """Search rollouts: ``horizon`` decisions (or the end); a finished hand is worth its

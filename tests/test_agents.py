@@ -160,6 +160,8 @@ def test_search_never_receives_the_true_state():
                   {"view": state.public_view(p), "resample": sampler})
     assert a in state.legal_actions()
     assert seen and all(s is not state for s in seen)
+    # later chance (the next hands) is unknown: rollouts never use the true random stream
+    assert all(s.rng.bit_generator.state != state.rng.bit_generator.state for s in seen)
     with pytest.raises(ValueError, match="resample"):
         agent.act(state.observation(p), state.legal_actions_mask(), np.random.default_rng(0),
                   state.public_view(p))
