@@ -135,6 +135,7 @@ class CribbageState(State):
     def __init__(self, game: CribbageGame, seed: int | None, deal: Mapping | None) -> None:
         self.game = game
         self.n = n = game.num_players
+        self._rng_state: dict | None = None
         self.rng = np.random.default_rng(seed)
         self.scores = [0] * game.num_sides
         self.winner_side = -1
@@ -147,6 +148,23 @@ class CribbageState(State):
             self._deal(None)
         else:
             self._deal(self._parse_deal(deal))
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The episode's generator (every later deal comes from it). A clone holds only the
+        generator's state and builds its own generator the first time it needs one."""
+        r = self._rng
+        if r is None:
+            r = np.random.Generator(getattr(np.random, self._rng_state["bit_generator"])())
+            r.bit_generator.state = self._rng_state
+            self._rng = r
+            self._rng_state = None
+        return r
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng = value
+        self._rng_state = None
 
     # -- dealing -------------------------------------------------------------------------------------
     def _parse_deal(self, deal: Mapping) -> dict:
@@ -616,8 +634,8 @@ class CribbageState(State):
     def clone(self) -> CribbageState:
         c = object.__new__(CribbageState)
         c.__dict__.update(self.__dict__)
-        c.rng = np.random.Generator(type(self.rng.bit_generator)())
-        c.rng.bit_generator.state = self.rng.bit_generator.state
+        c._rng = None
+        c._rng_state = self._rng.bit_generator.state if self._rng is not None else self._rng_state
         c.scores = list(self.scores)
         c.hands = [list(h) for h in self.hands]
         c.crib = list(self.crib)
