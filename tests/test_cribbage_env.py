@@ -260,6 +260,32 @@ def test_resample_hidden_keeps_what_the_player_has_seen():
     assert repr(s.full_state()) == repr(before)  # the original is untouched
 
 
+def test_resample_hidden_does_not_reveal_the_next_deals():
+    e = make(muggins=False)
+    s = e.kernel_state
+    nxt = s.clone()
+    rng = np.random.default_rng(1)
+    true_next = nxt.rng.permutation(52).tolist()  # what the true generator deals next
+    guesses = [s.resample_hidden(PONE, rng).rng.permutation(52).tolist() for _ in range(5)]
+    assert all(g != true_next for g in guesses) and len({tuple(g) for g in guesses}) == 5
+
+
+def test_a_clone_replays_the_game_including_later_deals():
+    game = CribbageGame(num_players=3, muggins=False)
+    s = game.new_initial_state(seed=11)
+    rng = np.random.default_rng(11)
+    for _ in range(30):
+        s.apply(int(rng.choice(s.legal_actions())))
+    c = s.clone()
+    actions = []
+    while not s.is_terminal():
+        actions.append(int(rng.choice(s.legal_actions())))
+        s.apply(actions[-1])
+    for a in actions:
+        c.apply(a)
+    assert s.deals > 1 and repr(c.full_state()) == repr(s.full_state())
+
+
 def test_the_starter_is_resampled_until_it_is_cut():
     e = make()
     s = e.kernel_state

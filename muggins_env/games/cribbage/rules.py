@@ -656,8 +656,11 @@ class CribbageState(State):
     def resample_hidden(self, player: int, rng: np.random.Generator) -> CribbageState:
         """Re-deal what ``player`` has not seen: the other players' unplayed cards, the crib
         cards that are not the player's own (until the crib is turned), the starter (until it
-        is cut). Counts stay; everything played, shown or held by the player stays."""
+        is cut), and the future: later deals come from a fresh generator drawn from ``rng``
+        (the true next deals are not known either). Counts stay; everything played, shown or
+        held by the player stays."""
         c = self.clone()
+        c.rng = np.random.default_rng(int(rng.integers(2**63)))
         crib_face_up = any(rv["is_crib"] for rv in self.shown) or (
             self.review is not None and self.review["is_crib"])
         known = set(self.hands[player]) | set(self.laid_away[player])
