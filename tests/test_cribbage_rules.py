@@ -387,7 +387,7 @@ def test_properties_cards_conserved_masks_zero_sum_replay(seed, n, muggins):
 @pytest.mark.parametrize("muggins", [True, False])
 @pytest.mark.parametrize("skip_forced", [False, True])
 def test_pettingzoo_api_and_seed(n, muggins, skip_forced):
-    opts = dict(num_players=n, muggins=muggins, skip_forced=skip_forced, target=61)
+    opts = {"num_players": n, "muggins": muggins, "skip_forced": skip_forced, "target": 61}
     check_api(lambda: raw_env(**opts), lambda: wrapped_env(**opts), num_cycles=60)
 
 

@@ -8,8 +8,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from muggins_env.games.cribbage import (discard_values, play_breakdown, score_breakdown, score_hand,
-                                        score_hands_batch, score_play)
+from muggins_env.games.cribbage import (
+    discard_values,
+    play_breakdown,
+    score_breakdown,
+    score_hand,
+    score_hands_batch,
+    score_play,
+)
 from muggins_env.games.cribbage.scoring import _rank_points, all_hands_and_starters
 from muggins_env.kernel.cards import parse_card, parse_cards
 
@@ -31,23 +37,23 @@ def test_rules_worked_examples_show(hand, starter, crib, total):
 
 
 def test_worked_example_breakdowns():
-    assert score_breakdown("5♣ 5♦ 5♥ J♠".split(), "5♠") == (16, 12, 0, 0, 1)
-    assert score_breakdown("4♣ 4♦ 6♥ 6♠".split(), "5♣") == (8, 4, 12, 0, 0)
-    assert score_breakdown("K♣ K♦ K♥ Q♠".split(), "J♣") == (0, 6, 9, 0, 0)
-    assert score_breakdown("J♥ 5♣ 10♦ K♠".split(), "Q♥") == (8, 0, 4, 0, 1)
-    assert score_breakdown("10♣ J♣ Q♣ K♣".split(), "A♣") == (0, 0, 4, 5, 1)
+    assert score_breakdown(["5♣", "5♦", "5♥", "J♠"], "5♠") == (16, 12, 0, 0, 1)
+    assert score_breakdown(["4♣", "4♦", "6♥", "6♠"], "5♣") == (8, 4, 12, 0, 0)
+    assert score_breakdown(["K♣", "K♦", "K♥", "Q♠"], "J♣") == (0, 6, 9, 0, 0)
+    assert score_breakdown(["J♥", "5♣", "10♦", "K♠"], "Q♥") == (8, 0, 4, 0, 1)
+    assert score_breakdown(["10♣", "J♣", "Q♣", "K♣"], "A♣") == (0, 0, 4, 5, 1)
 
 
 @pytest.mark.parametrize("hand,starter,parts", [
-    ("3♣ 4♦ 4♥ 5♠", "K♣", dict(runs=6, pairs=2)),  # double run of three
-    ("3♣ 4♦ 4♥ 4♠", "5♣", dict(runs=9, pairs=6)),  # triple run
-    ("3♣ 3♦ 4♥ 4♠", "5♣", dict(runs=12, pairs=4)),  # double-double run
-    ("A♣ 2♦ 3♥ 4♠", "5♣", dict(runs=5, fifteens=2)),  # run of five: 1+2+3+4+5 = 15
-    ("J♥ 2♦ 4♣ 8♠", "9♥", dict(nobs=1, fifteens=2, runs=0)),  # nobs; 2+4+9 = 15
-    ("J♣ 2♦ 4♣ 8♠", "9♥", dict(nobs=0)),  # a jack of another suit is not nobs
-    ("J♥ 2♦ 4♣ 8♠", "9♦", dict(nobs=0)),
-    ("2♠ 4♠ 6♠ 8♠", "10♠", dict(flush=5)),
-    ("2♠ 4♠ 6♠ 8♥", "10♠", dict(flush=0)),  # starter cannot complete a 3-card hand flush
+    ("3♣ 4♦ 4♥ 5♠", "K♣", {"runs": 6, "pairs": 2}),  # double run of three
+    ("3♣ 4♦ 4♥ 4♠", "5♣", {"runs": 9, "pairs": 6}),  # triple run
+    ("3♣ 3♦ 4♥ 4♠", "5♣", {"runs": 12, "pairs": 4}),  # double-double run
+    ("A♣ 2♦ 3♥ 4♠", "5♣", {"runs": 5, "fifteens": 2}),  # run of five: 1+2+3+4+5 = 15
+    ("J♥ 2♦ 4♣ 8♠", "9♥", {"nobs": 1, "fifteens": 2, "runs": 0}),  # nobs; 2+4+9 = 15
+    ("J♣ 2♦ 4♣ 8♠", "9♥", {"nobs": 0}),  # a jack of another suit is not nobs
+    ("J♥ 2♦ 4♣ 8♠", "9♦", {"nobs": 0}),
+    ("2♠ 4♠ 6♠ 8♠", "10♠", {"flush": 5}),
+    ("2♠ 4♠ 6♠ 8♥", "10♠", {"flush": 0}),  # starter cannot complete a 3-card hand flush
 ])
 def test_hand_checked_parts(hand, starter, parts):
     bd = score_breakdown(hand.split(), starter)._asdict()
@@ -56,15 +62,15 @@ def test_hand_checked_parts(hand, starter, parts):
 
 
 def test_five_card_crib_flush_counts():
-    assert score_breakdown("2♠ 4♠ 6♠ 8♠".split(), "10♠", crib=True).flush == 5
-    assert score_breakdown("2♠ 4♠ 6♠ 8♠".split(), "10♥", crib=True).flush == 0
+    assert score_breakdown(["2♠", "4♠", "6♠", "8♠"], "10♠", crib=True).flush == 5
+    assert score_breakdown(["2♠", "4♠", "6♠", "8♠"], "10♥", crib=True).flush == 0
 
 
 def test_bad_show_input_is_refused():
     with pytest.raises(ValueError, match="4 distinct cards"):
-        score_hand("5♣ 5♦ 5♥".split(), "5♠")
+        score_hand(["5♣", "5♦", "5♥"], "5♠")
     with pytest.raises(ValueError, match="malformed card"):
-        score_hand("5♣ 5♦ 5♥ ZZ".split(), "5♠")
+        score_hand(["5♣", "5♦", "5♥", "ZZ"], "5♠")
 
 
 def _laid(ranks: str) -> list[int]:
@@ -135,3 +141,26 @@ def test_all_combinations_helper_pairs_every_hand_with_every_other_card():
         assert starters[i] not in hands[i]
     assert len(set(map(tuple, hands[::48][:2000].tolist()))) == 2000
     assert hands[0].tolist() == list(next(combinations(range(52), 4)))
+
+
+def test_engine_play_scorer_agrees_with_the_public_one():
+    from muggins_env.games.cribbage.scoring import play_points_fast
+
+    # hand-checked: a run broken by a pair earlier in the series still counts from the tail
+    assert play_points_fast([3, 3, 4, 5], 15) == 2 + 3
+    assert play_points_fast([6, 4, 5, 3, 2], 20) == 5
+    assert play_points_fast([5, 5, 5, 5], 20) == 12
+    rng = np.random.default_rng(3)
+    checked = 0
+    for _ in range(20_000):
+        ranks = (rng.choice(52, int(rng.integers(1, 9)), replace=False) % 13 + 1).tolist()
+        count = sum(min(r, 10) for r in ranks)
+        if count <= 31:
+            assert play_points_fast(ranks, count) == play_breakdown(_laid_ranks(ranks)).total, ranks
+            checked += 1
+    assert checked > 5000
+
+
+def _laid_ranks(ranks):
+    names = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    return _laid(" ".join(names[r - 1] for r in ranks))

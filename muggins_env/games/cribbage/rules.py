@@ -31,7 +31,7 @@ from ...kernel.game import TERMINAL, Game, GameFacts, State
 from ...kernel.options import Option
 from ...kernel.rewards import win_loss_rewards
 from ...kernel.seats import opponents_clockwise, team_of
-from .scoring import VALUE, fast_breakdown, fast_score, play_points_ranks
+from .scoring import VALUE, fast_breakdown, play_points_fast
 
 FACTS = GameFacts(name="cribbage_v0", long_name="Cribbage with muggins counting", min_players=2,
                   max_players=4, zero_sum=True, min_utility=-1.0, max_utility=1.0)
@@ -139,7 +139,9 @@ class CribbageState(State):
         self.rng = np.random.default_rng(seed)
         self.scores = [0] * game.num_sides
         self.winner_side = -1
-        self._rewards = np.zeros(n)
+        self._zero = np.zeros(n)
+        self._zero.flags.writeable = False
+        self._rewards = self._zero
         self._returns = np.zeros(n)
         self.deals = 0
         self.previous_shown: list[dict] = []  # the last deal's settled counts
@@ -202,12 +204,12 @@ class CribbageState(State):
         if rigged is None:
             pack = self.rng.permutation(NUM_CARDS).tolist()
             k = g.hand_size
-            self.hands = [pack[i * k:(i + 1) * k] for i in range(n)]
+            self.hands = [sorted(pack[i * k:(i + 1) * k]) for i in range(n)]
             rest = pack[n * k:]
             self.crib = [rest.pop()] if n == 3 else []
             self.starter_card = rest.pop()
         else:
-            self.hands = [list(h) for h in rigged["hands"]]
+            self.hands = [sorted(h) for h in rigged["hands"]]
             self.crib = [rigged["crib_card"]] if n == 3 else []
             self.starter_card = rigged["starter"]
         self.pack_crib_card = self.crib[0] if self.crib else -1
@@ -262,10 +264,10 @@ class CribbageState(State):
         phase = self.phase
         if phase == PLAY:
             room = 31 - self.count
-            legal = sorted(c for c in self.hands[self.player] if VALUE[c] <= room)
+            legal = [c for c in self.hands[self.player] if VALUE[c] <= room]  # hands are kept sorted
             return legal or [GO]
         if phase == DISCARD:
-            return sorted(self.hands[self.player])
+            return list(self.hands[self.player])
         if phase == ANNOUNCE_PHASE:
             return list(range(ANNOUNCE, ANNOUNCE + MAX_COUNT + 1))
         if phase == RESPOND:
@@ -274,11 +276,13 @@ class CribbageState(State):
 
     def apply(self, action: int) -> None:
         phase = self.phase
-        # the shared guard, inlined for the two hot phases
-        if phase == PLAY and (type(action) is int or isinstance(action, np.integer)) and (
-                (0 <= action < GO and action in self.hands[self.player] and VALUE[action] <= 31 - self.count)
-                or (action == GO and all(VALUE[c] > 31 - self.count for c in self.hands[self.player]))):
-            a = int(action)
+        # the shared guard, inlined for the hot phases (anything unusual goes to check_legal)
+        if type(action) is int and phase <= PLAY and (
+                (0 <= action < GO and action in self.hands[self.player]
+                 and (phase == DISCARD or VALUE[action] <= 31 - self.count))
+                or (action == GO and phase == PLAY
+                    and all(VALUE[c] > 31 - self.count for c in self.hands[self.player]))):
+            a = action
         else:
             a = self.check_legal(action)
         n = self.n
@@ -295,6 +299,9 @@ class CribbageState(State):
 
     def _set_rewards(self, n: int) -> None:
         g = self.game
+        if self.phase != OVER and not (g.points_reward and any(self._gain)):
+            self._rewards = self._zero  # read-only: most steps pay nothing
+            return
         r = np.zeros(n)
         if g.points_reward and any(self._gain):
             gains = self._gain
@@ -341,7 +348,7 @@ class CribbageState(State):
         self.series_ranks.append(RANK_LIST[action])
         self.count += VALUE[action]
         self.last_player = seat
-        if self._peg(seat, play_points_ranks(self.series_ranks)):
+        if self._peg(seat, play_points_fast(self.series_ranks, self.count)):
             return
         if not any(self.hands):  # the very last card of the play
             if self.count != 31 and self._peg(seat, 1):
@@ -366,15 +373,15 @@ class CribbageState(State):
     def _next_in_play(self, seat: int) -> None:
         """After a lay or a go by ``seat``: the next player clockwise who holds cards and has not
         said go; the go point to the last layer when nobody else can continue."""
-        n = self.n
+        n, hands, gone = self.n, self.hands, self.gone
         room = 31 - self.count
         for k in range(1, n + 1):
             c = (seat + k) % n
-            if not self.hands[c] or self.gone[c]:
+            hand = hands[c]
+            if not hand or gone[c]:
                 continue
-            can_lay = any(VALUE[x] <= room for x in self.hands[c])
-            others_out = all(self.gone[o] or not self.hands[o] for o in range(n) if o != c)
-            if not can_lay and c == self.last_player and others_out:
+            if (c == self.last_player and all(VALUE[x] > room for x in hand)
+                    and all(gone[o] or not hands[o] for o in range(n) if o != c)):
                 break  # the last layer cannot continue and nobody else may: go point
             self.player = c
             return
@@ -396,9 +403,10 @@ class CribbageState(State):
         while self.show_queue:
             seat, is_crib = self.show_queue.pop(0)
             cards = sorted(self.crib) if is_crib else self.kept[seat]
-            true = fast_score(cards, self.starter_card, is_crib)
+            breakdown = fast_breakdown(cards, self.starter_card, is_crib)  # shown once settled
+            true = sum(breakdown.values())
             self.review = {"counter": seat, "is_crib": is_crib, "cards": cards, "true": true,
-                           "announced": None, "responders": [], "asked": 0}
+                           "announced": None, "responders": [], "asked": 0, "breakdown": breakdown}
             if self.game.muggins:
                 self.phase = ANNOUNCE_PHASE
                 self.player = seat
@@ -479,7 +487,6 @@ class CribbageState(State):
     def _settled(self, outcome: str) -> None:
         rv = self.review
         rv["outcome"] = outcome
-        rv["breakdown"] = fast_breakdown(rv["cards"], self.starter_card, rv["is_crib"])
         self.shown.append(rv)
         self.review = None
 
@@ -674,7 +681,7 @@ class CribbageState(State):
         others = [s for s in range(self.n) if s != player]
         for s in others:
             k = len(self.hands[s])
-            c.hands[s], pool = pool[:k], pool[k:]
+            c.hands[s], pool = sorted(pool[:k]), pool[k:]
         if not crib_face_up:
             unseen = len(self.crib) - len(self.laid_away[player])
             fresh, pool = pool[:unseen], pool[unseen:]

@@ -186,6 +186,33 @@ def _play_points(ranks: Sequence[int]) -> PlayBreakdown:
     return PlayBreakdown(2 if count == 15 else 0, 2 if count == 31 else 0, _PAIR_POINTS[same], run)
 
 
+def play_points_fast(ranks: Sequence[int], count: int) -> int:
+    """Points to the last of ``ranks`` (1..13, laid since the reset) when the running total is
+    ``count``: the rules engine's hot path (no checks). A run is the longest tail of distinct,
+    consecutive ranks; extending the tail past a repeated rank can never make one."""
+    points = 2 if count == 15 or count == 31 else 0
+    k = len(ranks)
+    last = ranks[-1]
+    same = 1
+    while same < k and ranks[-1 - same] == last:
+        same += 1
+    if same > 1:
+        return points + _PAIR_POINTS[same]  # the last two are equal: no run
+    run, lo, hi, seen = 0, last, last, 1 << last
+    for i in range(2, k + 1):
+        r = ranks[-i]
+        if seen >> r & 1:
+            break
+        seen |= 1 << r
+        if r < lo:
+            lo = r
+        elif r > hi:
+            hi = r
+        if i >= 3 and hi - lo == i - 1:
+            run = i
+    return points + run
+
+
 def score_play(laid: Sequence[int | str]) -> int:
     return play_breakdown(laid).total
 
