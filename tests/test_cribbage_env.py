@@ -354,4 +354,5 @@ def test_every_observation_is_in_bounds_and_hides_the_others_hands(seed, n, mugg
         assert obs.shape == (game.observation_size,) and obs.dtype == np.float32
         assert obs.min() >= 0 and obs.max() <= 1
         assert set(np.flatnonzero(obs[off["hand"]:off["hand"] + 52]).tolist()) == set(state.hands[p])
+        assert np.flatnonzero(state.legal_actions_mask()).tolist() == sorted(state.legal_actions())
         state.apply(int(rng.choice(state.legal_actions())))

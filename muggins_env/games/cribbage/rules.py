@@ -57,6 +57,14 @@ JACK = 11
 PART_MAX = (16, 12, 12, 5, 1)
 
 
+#: the masks of the two phases whose legal actions never change
+_ANNOUNCE_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
+_ANNOUNCE_MASK[ANNOUNCE:ANNOUNCE + MAX_COUNT + 1] = 1
+_RESPOND_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
+_RESPOND_MASK[[ACCEPT, OVERCOUNT]] = 1
+_RESPOND_MASK[MUGGINS + 1:MUGGINS + MAX_COUNT + 1] = 1
+
+
 def _lowball_check(value: Any) -> str | None:
     if value:
         return "lowball ('A perder') is not implemented yet; it would be played without muggins"
@@ -256,6 +264,11 @@ class CribbageState(State):
         return self.player
 
     def legal_actions_mask(self) -> np.ndarray:
+        phase = self.phase
+        if phase == ANNOUNCE_PHASE:
+            return _ANNOUNCE_MASK.copy()
+        if phase == RESPOND:
+            return _RESPOND_MASK.copy()
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         mask[self.legal_actions()] = 1
         return mask
