@@ -109,6 +109,31 @@ def _policy(seed, obs, actions):
     return NumpyPolicy([(r.normal(size=(8, obs)), r.normal(size=8))], (r.normal(size=(actions, 8)), r.normal(size=actions)))
 
 
+def test_curriculum_moves_the_opponent_weights_linearly_then_holds():
+    from muggins_env.train.trainer import _make_pool, curriculum_weights
+
+    cfg = tiny(opponents={"random": 3.0, "heuristic": 1.0, "self": 0.0},
+               curriculum={"steps": 1000, "random": 0.0, "heuristic": 1.0, "self": 1.0})
+    assert curriculum_weights(cfg, 0) == {"random": 0.75, "heuristic": 0.25, "self": 0.0}
+    # halfway: (0.75 + 0) / 2, (0.25 + 0.5) / 2, (0 + 0.5) / 2
+    assert curriculum_weights(cfg, 500) == pytest.approx({"random": 0.375, "heuristic": 0.375, "self": 0.25})
+    assert curriculum_weights(cfg, 5000) == pytest.approx({"random": 0.0, "heuristic": 0.5, "self": 0.5})
+    pool = _make_pool(cfg)
+    assert pool.kinds == ["random", "heuristic", "self"]  # self is reachable later: made now
+    pool.set_weights(curriculum_weights(cfg, 5000))
+    pool.add_snapshot(_policy(0, 165, 13), 0)
+    rng = np.random.default_rng(0)
+    assert {pool(rng, 0, 4).name for _ in range(60)} == {"heuristic", "self"}
+    no_curriculum = tiny(opponents={"random": 1.0, "heuristic": 0.0, "self": 1.0})
+    assert curriculum_weights(no_curriculum, 10**6) == {"random": 1.0, "heuristic": 0.0, "self": 1.0}
+    with pytest.raises(ValueError, match="over the pool's kinds"):
+        _make_pool(no_curriculum).set_weights({"heuristic": 1.0})
+    with pytest.raises(ConfigError, match="curriculum: the final weights"):
+        tiny(curriculum={"steps": 10, "random": 0.0, "heuristic": 0.0, "self": 0.0})
+    with pytest.raises(ConfigError, match=r"curriculum.steps=-1 .*>= 0"):
+        tiny(curriculum={"steps": -1})
+
+
 def test_pool_window_latest_ratio_and_table_sampling():
     pool = OpponentPool(GAME, {"num_players": 4}, {"self": 1.0}, "table", window=2, latest_ratio=1.0)
     rng = np.random.default_rng(0)

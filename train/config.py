@@ -34,6 +34,12 @@ DEFAULTS: dict[str, Any] = {
         "self": 0.5,  # frozen snapshots of the learner
         "sampling": "table",  # "table": one kind for the whole table; "seat": one per seat
     },
+    "curriculum": {  # the opponent weights move linearly from `opponents` to these over `steps`
+        "steps": 0,  # learner steps of the move (0: no curriculum)
+        "random": 0.0,
+        "heuristic": 1.0,
+        "self": 0.0,
+    },
     "self_play": {
         "snapshot_every": 20000,  # learner steps between snapshots
         "window": 5,  # snapshots kept
@@ -149,6 +155,12 @@ SCHEMA: dict[str, Any] = {
         "self": _num(0),
         "sampling": _choice("table", "seat"),
     },
+    "curriculum": {
+        "steps": _num(0, integer=True),
+        "random": _num(0),
+        "heuristic": _num(0),
+        "self": _num(0),
+    },
     "self_play": {
         "snapshot_every": _num(1, integer=True),
         "window": _num(1, 1000, integer=True),
@@ -219,6 +231,9 @@ def validate(cfg: dict) -> dict:
     opp = cfg["opponents"]
     if opp["random"] + opp["heuristic"] + opp["self"] <= 0:
         raise ConfigError("config opponents: the weights random + heuristic + self must be > 0")
+    cur = cfg["curriculum"]
+    if cur["steps"] > 0 and cur["random"] + cur["heuristic"] + cur["self"] <= 0:
+        raise ConfigError("config curriculum: the final weights random + heuristic + self must be > 0")
     ppo, budget = cfg["ppo"], cfg["budget"]
     rollout = ppo["n_steps"] * budget["n_envs"]
     if ppo["batch_size"] > rollout:

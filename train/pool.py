@@ -6,7 +6,9 @@ Each episode, the pool picks the opponents of the learner: a kind drawn by weigh
 ``"seat"`` each seat draws its own. Snapshots: the trainer adds one every
 ``snapshot_every`` learner steps; the pool keeps the last ``window``; a self-play game is
 against the latest with probability ``latest_ratio``, else against one of the window's
-older snapshots, uniformly.
+older snapshots, uniformly. A curriculum moves the weights during training
+(``set_weights``, called by the trainer: e.g. from mostly ``random`` to mostly ``heuristic``);
+the kinds it may reach are given at construction (``also``) so that their agents exist.
 """
 
 from __future__ import annotations
@@ -38,17 +40,16 @@ class OpponentPool:
 
     def __init__(self, game_id: str, options: dict | None, weights: dict[str, float],
                  sampling: str = "table", window: int = 5, latest_ratio: float = 0.5,
-                 deterministic_snapshots: bool = False) -> None:
-        unknown = sorted(set(weights) - set(KINDS))
+                 deterministic_snapshots: bool = False, also: dict[str, float] | None = None) -> None:
+        unknown = sorted((set(weights) | set(also or {})) - set(KINDS))
         if unknown:
             raise ValueError(f"unknown opponent kind(s) {unknown}; allowed: {', '.join(KINDS)}")
         if sampling not in ("table", "seat"):
             raise ValueError(f"sampling={sampling!r} is not allowed; allowed: 'table', 'seat'")
         self.game_id = game_id
         self.options = dict(options or {})
-        self.kinds = [k for k in KINDS if weights.get(k, 0) > 0]
-        w = np.array([weights[k] for k in self.kinds], dtype=float)
-        self.p = w / w.sum()
+        self.kinds = [k for k in KINDS if weights.get(k, 0) > 0 or (also or {}).get(k, 0) > 0]
+        self.set_weights(weights)
         self.sampling = sampling
         self.window = window
         self.latest_ratio = latest_ratio
@@ -58,6 +59,14 @@ class OpponentPool:
         for kind in self.kinds:  # fail now, not at the first episode, if an agent is unavailable
             if kind != "self":
                 self._fixed_agent(kind, 0)
+
+    def set_weights(self, weights: dict[str, float]) -> None:
+        """New relative weights of the kinds (a curriculum step); kinds not given get 0."""
+        w = np.array([float(weights.get(k, 0.0)) for k in self.kinds], dtype=float)
+        if {k for k, v in weights.items() if v > 0} - set(self.kinds) or not w.sum() > 0:
+            raise ValueError(f"weights {weights} must be > 0 in total, over the pool's kinds {self.kinds}")
+        self.p = w / w.sum()
+        self.weights = {k: float(x) for k, x in zip(self.kinds, self.p)}
 
     # -- snapshots ---------------------------------------------------------------------------------
     def add_snapshot(self, policy: NumpyPolicy | dict, step: int) -> None:

@@ -33,8 +33,23 @@ _STEP = re.compile(r"step_(\d+)\.(zip|npz)$")
 def _make_pool(cfg: dict) -> OpponentPool:
     o, sp = cfg["opponents"], cfg["self_play"]
     weights = {k: float(o[k]) for k in ("random", "heuristic", "self")}
+    cur = cfg["curriculum"]
+    also = {k: float(cur[k]) for k in ("random", "heuristic", "self")} if cur["steps"] > 0 else None
     return OpponentPool(cfg["game"], cfg["env_options"], weights, o["sampling"], sp["window"],
-                        sp["latest_ratio"], sp["deterministic"])
+                        sp["latest_ratio"], sp["deterministic"], also=also)
+
+
+def curriculum_weights(cfg: dict, step: int) -> dict[str, float]:
+    """The opponent weights at learner step ``step``: ``opponents`` moving linearly to
+    ``curriculum`` over ``curriculum.steps`` (then staying there)."""
+    kinds = ("random", "heuristic", "self")
+    start = {k: float(cfg["opponents"][k]) for k in kinds}
+    cur = cfg["curriculum"]
+    if cur["steps"] <= 0:
+        return start
+    f = min(1.0, max(0, step) / cur["steps"])
+    s0, s1 = sum(start.values()), sum(float(cur[k]) for k in kinds)
+    return {k: (1 - f) * start[k] / s0 + f * float(cur[k]) / s1 for k in kinds}
 
 
 def _make_env_fn(cfg: dict, pool: Any, seed: int, i: int):
@@ -106,6 +121,16 @@ def _callbacks(cfg: dict, pool: OpponentPool, venv: Any, out: Path, in_process: 
                 pool.add_snapshot(policy, step)
             else:
                 venv.env_method("call_opponents", "add_snapshot", policy.to_arrays(), step)
+
+        def _on_rollout_start(self) -> None:
+            if cfg["curriculum"]["steps"] > 0:
+                w = curriculum_weights(cfg, self.model.num_timesteps)
+                if in_process:
+                    pool.set_weights(w)
+                else:
+                    venv.env_method("call_opponents", "set_weights", w)
+                for k, v in w.items():
+                    self.logger.record(f"curriculum/{k}", v)
 
         def _on_step(self) -> bool:
             t = self.model.num_timesteps
