@@ -121,6 +121,7 @@ class CribbageGame(Game):
             self.observation_offsets[key] = off
             off += size
         self.observation_size = off
+        self._zero_obs = np.zeros(off, dtype=np.float32)
 
     def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> CribbageState:
         return CribbageState(self, seed, deal)
@@ -289,15 +290,8 @@ class CribbageState(State):
 
     def apply(self, action: int) -> None:
         phase = self.phase
-        # the shared guard, inlined for the hot phases (anything unusual goes to check_legal)
-        if type(action) is int and phase <= PLAY and (
-                (0 <= action < GO and action in self.hands[self.player]
-                 and (phase == DISCARD or VALUE[action] <= 31 - self.count))
-                or (action == GO and phase == PLAY
-                    and all(VALUE[c] > 31 - self.count for c in self.hands[self.player]))):
-            a = action
-        else:
-            a = self.check_legal(action)
+        # the shared guard, inlined (anything unusual goes to check_legal and its clear error)
+        a = action if type(action) is int and self._quick_legal(phase, action) else self.check_legal(action)
         n = self.n
         self._gain = [0] * self.game.num_sides
         if phase == DISCARD:
@@ -309,6 +303,22 @@ class CribbageState(State):
         else:
             self._respond(a)
         self._set_rewards(n)
+
+    def _quick_legal(self, phase: int, action: int) -> bool:
+        """``action in legal_actions()`` for an int, without building the list."""
+        if phase == PLAY:
+            room = 31 - self.count
+            hand = self.hands[self.player]
+            if action == GO:
+                return all(VALUE[c] > room for c in hand)
+            return 0 <= action < GO and action in hand and VALUE[action] <= room
+        if phase == DISCARD:
+            return 0 <= action < GO and action in self.hands[self.player]
+        if phase == ANNOUNCE_PHASE:
+            return ANNOUNCE <= action <= ANNOUNCE + MAX_COUNT
+        if phase == RESPOND:
+            return ACCEPT <= action < NUM_ACTIONS
+        return False
 
     def _set_rewards(self, n: int) -> None:
         g = self.game
@@ -500,6 +510,9 @@ class CribbageState(State):
     def _settled(self, outcome: str) -> None:
         rv = self.review
         rv["outcome"] = outcome
+        # what every observation shows of it from now on: total, announcement, scaled parts
+        rv["obs_values"] = (rv["true"] / MAX_COUNT, rv["announced"] / MAX_COUNT,
+                            [v / m for v, m in zip(rv["breakdown"].values(), PART_MAX)])
         self.shown.append(rv)
         self.review = None
 
@@ -522,7 +535,7 @@ class CribbageState(State):
     def observation(self, player: int) -> np.ndarray:
         g, n = self.game, self.n
         off = g.observation_offsets
-        obs = np.zeros(g.observation_size, dtype=np.float32)
+        obs = g._zero_obs.copy()
         # every one-hot piece collected into one index list, set with one assignment
         o = off["hand"]
         ones = [o + c for c in self.hands[player]]
@@ -538,8 +551,9 @@ class CribbageState(State):
                 ones += [o + c for c in played]
         o = off["series"]
         ones += [o + c for c in self.series]
-        o = off["gone"]
-        ones += [o + (seat - player) % n for seat in range(n) if self.gone[seat]]
+        if self.phase == PLAY:
+            o = off["gone"]
+            ones += [o + (seat - player) % n for seat in range(n) if self.gone[seat]]
         ones.append(off["dealer"] + (self.dealer - player) % n)
         if self.phase != OVER:
             ones.append(off["to_act"] + (self.current_player() - player) % n)
@@ -556,16 +570,17 @@ class CribbageState(State):
             if rv["announced"] is not None:
                 obs[off["announced"]] = rv["announced"] / MAX_COUNT
             obs[off["accepted"]] = rv["asked"] / n
-        for done in self.shown:
-            slot = n if done["is_crib"] else (done["counter"] - player) % n
-            obs[off["shown_totals"] + slot] = done["true"] / MAX_COUNT
-            obs[off["shown_announced"] + slot] = done["announced"] / MAX_COUNT
-            b = off["shown_breakdown"] + slot * 5
-            for i, part in enumerate(done["breakdown"].values()):
-                obs[b + i] = part / PART_MAX[i]
-            if done["is_crib"]:
-                o = off["crib"]
-                ones += [o + c for c in done["cards"]]
+        if self.shown:
+            o_total, o_announced, o_parts = off["shown_totals"], off["shown_announced"], off["shown_breakdown"]
+            for done in self.shown:
+                slot = n if done["is_crib"] else (done["counter"] - player) % n
+                total, announced, parts = done["obs_values"]
+                obs[o_total + slot] = total
+                obs[o_announced + slot] = announced
+                obs[o_parts + slot * 5:o_parts + slot * 5 + 5] = parts
+                if done["is_crib"]:
+                    o = off["crib"]
+                    ones += [o + c for c in done["cards"]]
         obs[ones] = 1
         obs[off["count"]] = self.count / 31
         own, sides, target = g.teams[player], g.num_sides, g.target
