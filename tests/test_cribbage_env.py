@@ -356,3 +356,14 @@ def test_every_observation_is_in_bounds_and_hides_the_others_hands(seed, n, mugg
         assert set(np.flatnonzero(obs[off["hand"]:off["hand"] + 52]).tolist()) == set(state.hands[p])
         assert np.flatnonzero(state.legal_actions_mask()).tolist() == sorted(state.legal_actions())
         state.apply(int(rng.choice(state.legal_actions())))
+
+
+@pytest.mark.parametrize("n,size", [(2, 456), (3, 520), (4, 582)])
+def test_observation_sizes_are_the_documented_ones(n, size):
+    # 3 x 52 (hand, own discards, starter) + n x 52 played + 52 series + 1 count + n gone
+    # + sides scores + n dealer + n to act + 5 phase + 52 counted + n counter + 3 (crib flag,
+    # announcement, accepts) + 2 (n + 1) settled totals and announcements + 5 (n + 1) parts + 52 crib
+    e = raw_env(num_players=n)
+    assert e.observation_space("player_0")["observation"].shape == (size,)
+    sides = 2 if n == 4 else n
+    assert size == 156 + 52 * n + 52 + 1 + n + sides + n + n + 5 + 52 + n + 3 + 2 * (n + 1) + 5 * (n + 1) + 52
