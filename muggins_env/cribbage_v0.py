@@ -35,9 +35,10 @@ discard, play, announce, respond, over) · cards under count, face up (52) · co
 counting the crib · announcement/29 · responders who accepted so far/n · for each settled
 count of this deal (a slot per relative seat, then the crib): true total/29 (n+1),
 announcement/29 (n+1), breakdown fifteens/16, pairs/12, runs/12, flush/5, nobs/1
-((n+1) × 5) · the crib, face up from its count on (52). Sizes: 2 players 456, 3 players 520,
-4 players 582 (`game.observation_layout` names every piece, `observation_offsets` where it
-starts). Never an opponent's unplayed cards, the crib before it is turned, or the pack.
+((n+1) × 5) · the crib, face up from its count on (52) · the same settled pieces and crib
+for the previous deal (its last counts settle as the next deal begins). Sizes: 2 players
+529, 3 players 600, 4 players 669 (`game.observation_layout` names every piece,
+`observation_offsets` where it starts). Never an opponent's unplayed cards, the crib before it is turned, or the pack.
 `infos[agent]["view"]` has the same as readable data, with each settled count's breakdown
 and outcome (this deal's and the previous deal's).
 

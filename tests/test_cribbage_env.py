@@ -143,6 +143,15 @@ def test_the_crib_is_face_up_only_while_and_after_it_is_counted():
     s = e.kernel_state
     assert s.dealer == PONE and s.phase_name() == "discard"
     assert s.scores == [1 + PONE_SHOW, 1 + DEALER_SHOW + CRIB_SHOW]
+    # the last deal's settled counts stay in every observation (the crib settles as the next deal begins)
+    for seat in (PONE, DEALER):
+        assert not obs_piece(e, seat, "crib").any() and not obs_piece(e, seat, "shown_totals").any()
+        assert cards_in(obs_piece(e, seat, "previous_crib")) == crib
+        own, other = (PONE_SHOW, DEALER_SHOW) if seat == PONE else (DEALER_SHOW, PONE_SHOW)
+        assert obs_piece(e, seat, "previous_shown_totals").tolist() == pytest.approx(
+            [own / 29, other / 29, CRIB_SHOW / 29])
+        crib_parts = obs_piece(e, seat, "previous_shown_breakdown")[10:15]
+        assert crib_parts.tolist() == pytest.approx([4 / 16, 4 / 12, 0, 0, 0])  # fifteens 4, pairs 4
 
 
 def test_public_view_has_what_a_heuristic_needs():
@@ -358,12 +367,14 @@ def test_every_observation_is_in_bounds_and_hides_the_others_hands(seed, n, mugg
         state.apply(int(rng.choice(state.legal_actions())))
 
 
-@pytest.mark.parametrize("n,size", [(2, 456), (3, 520), (4, 582)])
+@pytest.mark.parametrize("n,size", [(2, 529), (3, 600), (4, 669)])
 def test_observation_sizes_are_the_documented_ones(n, size):
     # 3 x 52 (hand, own discards, starter) + n x 52 played + 52 series + 1 count + n gone
     # + sides scores + n dealer + n to act + 5 phase + 52 counted + n counter + 3 (crib flag,
-    # announcement, accepts) + 2 (n + 1) settled totals and announcements + 5 (n + 1) parts + 52 crib
+    # announcement, accepts) + 2 (n + 1) settled totals and announcements + 5 (n + 1) parts + 52 crib,
+    # and the same settled pieces and crib for the previous deal
     e = raw_env(num_players=n)
     assert e.observation_space("player_0")["observation"].shape == (size,)
     sides = 2 if n == 4 else n
-    assert size == 156 + 52 * n + 52 + 1 + n + sides + n + n + 5 + 52 + n + 3 + 2 * (n + 1) + 5 * (n + 1) + 52
+    settled = 2 * (n + 1) + 5 * (n + 1) + 52
+    assert size == 156 + 52 * n + 52 + 1 + n + sides + n + n + 5 + 52 + n + 3 + 2 * settled

@@ -113,6 +113,11 @@ class CribbageGame(Game):
             "shown_announced": n + 1,  # what was announced for each settled count / 29
             "shown_breakdown": (n + 1) * 5,  # fifteens, pairs, runs, flush, nobs / their maxima
             "crib": 52,  # the crib once turned up
+            # the previous deal's settled counts (its last ones settle as the next deal begins)
+            "previous_shown_totals": n + 1,
+            "previous_shown_announced": n + 1,
+            "previous_shown_breakdown": (n + 1) * 5,
+            "previous_crib": 52,
         }
         self.observation_layout = sizes
         self.observation_offsets = {}
@@ -571,16 +576,12 @@ class CribbageState(State):
                 obs[off["announced"]] = rv["announced"] / MAX_COUNT
             obs[off["accepted"]] = rv["asked"] / n
         if self.shown:
-            o_total, o_announced, o_parts = off["shown_totals"], off["shown_announced"], off["shown_breakdown"]
-            for done in self.shown:
-                slot = n if done["is_crib"] else (done["counter"] - player) % n
-                total, announced, parts = done["obs_values"]
-                obs[o_total + slot] = total
-                obs[o_announced + slot] = announced
-                obs[o_parts + slot * 5:o_parts + slot * 5 + 5] = parts
-                if done["is_crib"]:
-                    o = off["crib"]
-                    ones += [o + c for c in done["cards"]]
+            self._write_shown(obs, ones, player, self.shown, off["shown_totals"], off["shown_announced"],
+                              off["shown_breakdown"], off["crib"])
+        if self.previous_shown:
+            self._write_shown(obs, ones, player, self.previous_shown, off["previous_shown_totals"],
+                              off["previous_shown_announced"], off["previous_shown_breakdown"],
+                              off["previous_crib"])
         obs[ones] = 1
         obs[off["count"]] = self.count / 31
         own, sides, target = g.teams[player], g.num_sides, g.target
@@ -588,6 +589,20 @@ class CribbageState(State):
         for side in range(sides):
             obs[o + (side - own) % sides] = min(self.scores[side], target) / target
         return obs
+
+    def _write_shown(self, obs: np.ndarray, ones: list[int], player: int, shown: list[dict], o_total: int,
+                     o_announced: int, o_parts: int, o_crib: int) -> None:
+        """Settled counts: total, announcement and scaled breakdown in the slot of the counter
+        (relative seat; the crib in slot n), and the crib's cards."""
+        n = self.n
+        for done in shown:
+            slot = n if done["is_crib"] else (done["counter"] - player) % n
+            total, announced, parts = done["obs_values"]
+            obs[o_total + slot] = total
+            obs[o_announced + slot] = announced
+            obs[o_parts + slot * 5:o_parts + slot * 5 + 5] = parts
+            if done["is_crib"]:
+                ones += [o_crib + c for c in done["cards"]]
 
     def phase_name(self) -> str:
         return PHASE_NAMES[self.phase]
