@@ -1,14 +1,17 @@
-"""PPO env steps/s: the one-env ``DummyVecEnv`` over a ``SeatEnv`` against the in-process
-``BatchedSeatVecEnv``, with and without a MaskablePPO update (issue 8 asks >= 5,000 steps/s
-on cribbage through the batched VecEnv).
+"""PPO training throughput (issue 8): learner environment steps per second of
+``MaskablePPO.learn`` (rollouts + updates), the plain one-env ``DummyVecEnv`` over a
+``SeatEnv`` side by side with the in-process ``BatchedSeatVecEnv`` (many games stepped in one
+process, one policy forward pass for all of them), in the same run.
 
-  python benchmarks/bench_training.py --game cribbage_v0 --steps 20000
-  python benchmarks/bench_training.py --game muggins_cards_v0 --options '{"num_players": 4}'
+  python benchmarks/bench_training.py --game cribbage_v0 --options '{"muggins": false}'
+  python benchmarks/bench_training.py --game cribbage_v0 --n-envs 32 64 128 --n-steps 64 --batch-size 2048
 
-"env" rows: stepping the vec env with uniformly random legal actions (what rollouts cost
-without the network); "ppo" rows: ``MaskablePPO.learn`` for the same number of steps
-(rollouts + updates, n_steps 256, batch 1024, 4 epochs, net [128, 128]). Opponents: random.
-Not a timed test.
+Rows: "env" = stepping the vec env with uniformly random legal actions (what rollouts cost
+without the network); "ppo" = ``MaskablePPO.learn`` for ``--steps`` learner steps after a
+short warm-up (``--n-steps`` per env per rollout, ``--batch-size``, ``--n-epochs``, net
+``--net``, ``--threads`` torch threads). The one-env row uses SB3's default rollout
+(n_steps 2048, batch 64 -> the same ``--batch-size`` here so that only the vec env differs).
+Opponents: uniformly random (the pool's ``random``). Not a timed test.
 """
 
 from __future__ import annotations
@@ -27,25 +30,46 @@ def env_rate(venv, steps: int, seed: int = 0) -> float:
     t0 = time.perf_counter()
     done = 0
     while done < steps:
-        masks = np.asarray(venv.env_method("action_masks")) if not hasattr(venv, "action_masks") \
-            else venv.action_masks()
-        acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        masks = venv.action_masks() if hasattr(venv, "action_masks") else np.stack(venv.env_method("action_masks"))
+        acts = (rng.random(masks.shape) * masks).argmax(1)  # uniform over the legal actions
         venv.step(acts)
         done += n
     return done / (time.perf_counter() - t0)
 
 
-def ppo_rate(venv, steps: int) -> float:
+def ppo_rate(venv, steps: int, n_steps: int, batch_size: int, n_epochs: int, net: list[int],
+             threads: int) -> tuple[float, float]:
+    """(steps/s of learn, share of the time spent in rollouts)."""
     import torch
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
 
-    torch.set_num_threads(2)
-    n_steps = max(8, 256 // max(1, venv.num_envs // 16)) if venv.num_envs > 1 else 2048
-    model = MaskablePPO("MlpPolicy", venv, n_steps=n_steps, batch_size=min(1024, n_steps * venv.num_envs),
-                        n_epochs=4, policy_kwargs={"net_arch": [128, 128]}, device="cpu", verbose=0)
+    torch.set_num_threads(threads)
+
+    class Timer(BaseCallback):
+        def __init__(self):
+            super().__init__()
+            self.rollout = 0.0
+            self.t = 0.0
+
+        def _on_rollout_start(self):
+            self.t = time.perf_counter()
+
+        def _on_rollout_end(self):
+            self.rollout += time.perf_counter() - self.t
+
+        def _on_step(self):
+            return True
+
+    batch = min(batch_size, n_steps * venv.num_envs)
+    model = MaskablePPO("MlpPolicy", venv, n_steps=n_steps, batch_size=batch, n_epochs=n_epochs,
+                        policy_kwargs={"net_arch": list(net)}, device="cpu", verbose=0)
+    model.learn(min(n_steps * venv.num_envs, 4096))  # warm-up: a rollout and an update
+    timer = Timer()
     t0 = time.perf_counter()
-    model.learn(steps)
-    return model.num_timesteps / (time.perf_counter() - t0)
+    model.learn(steps, callback=timer, reset_num_timesteps=True)
+    dt = time.perf_counter() - t0
+    return model.num_timesteps / dt, timer.rollout / dt
 
 
 def main(argv=None) -> int:
@@ -54,29 +78,39 @@ def main(argv=None) -> int:
     from muggins_env.wrappers import BatchedSeatVecEnv, SeatEnv
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", default="muggins_cards_v0")
+    p.add_argument("--game", default="cribbage_v0")
     p.add_argument("--options", default="{}", help="env options as JSON")
-    p.add_argument("--steps", type=int, default=20000)
-    p.add_argument("--n-envs", type=int, default=32)
+    p.add_argument("--steps", type=int, default=50000, help="learner steps per batched ppo row")
+    p.add_argument("--dummy-steps", type=int, default=8192, help="learner steps of the one-env ppo row")
+    p.add_argument("--n-envs", type=int, nargs="+", default=[64], help="batched sizes to try")
+    p.add_argument("--n-steps", type=int, default=64, help="rollout steps per env (batched rows)")
+    p.add_argument("--batch-size", type=int, default=2048)
+    p.add_argument("--n-epochs", type=int, default=4)
+    p.add_argument("--net", type=int, nargs="+", default=[128, 128])
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--no-dummy", action="store_true", help="skip the one-env DummyVecEnv rows")
     p.add_argument("--no-ppo", action="store_true", help="only the env stepping rows")
     args = p.parse_args(argv)
     opts = json.loads(args.options)
-    if args.game == "muggins_cards_v0":
-        opts.setdefault("num_players", 4)
 
     def make(i):
-        return lambda: SeatEnv(args.game, opts, seed=i)
+        return lambda: SeatEnv(args.game, opts, seed=i, opponents="random")
 
-    rows = []
-    for name, build in (("DummyVecEnv x1", lambda: DummyVecEnv([make(0)])),
-                        (f"BatchedSeatVecEnv x{args.n_envs}",
-                         lambda: BatchedSeatVecEnv([make(i)() for i in range(args.n_envs)]))):
-        rows.append((name, "env", env_rate(build(), args.steps)))
+    setups = [] if args.no_dummy else [("DummyVecEnv x1", lambda: DummyVecEnv([make(0)]), 2048)]
+    steps_of = {"DummyVecEnv x1": args.dummy_steps}
+    for n in args.n_envs:
+        setups.append((f"BatchedSeatVecEnv x{n}",
+                       lambda n=n: BatchedSeatVecEnv([make(i)() for i in range(n)]), args.n_steps))
+    print(f"{args.game} {opts}: learner steps/s (random opponents, skip_forced); ppo: batch "
+          f"{args.batch_size}, {args.n_epochs} epochs, net {args.net}, {args.threads} torch threads", flush=True)
+    for name, build, n_steps in setups:
+        steps = steps_of.get(name, args.steps)
+        print(f"  {name:<24} env  {env_rate(build(), min(steps, 20000)):>10,.0f}", flush=True)
         if not args.no_ppo:
-            rows.append((name, "ppo", ppo_rate(build(), args.steps)))
-    print(f"{args.game} {opts}: learner steps/s (random opponents, skip_forced)")
-    for name, kind, rate in rows:
-        print(f"  {name:<24} {kind:<4} {rate:>10,.0f}")
+            rate, share = ppo_rate(build(), steps, n_steps, args.batch_size, args.n_epochs, args.net,
+                                   args.threads)
+            print(f"  {name:<24} ppo  {rate:>10,.0f}   (n_steps {n_steps}; {share:.0%} of the time in rollouts)",
+                  flush=True)
     return 0
 
 

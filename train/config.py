@@ -27,7 +27,7 @@ DEFAULTS: dict[str, Any] = {
     "reward_scale": 1.0,  # multiplies the learner's training rewards (evaluation is unscaled)
     "seat": "random",  # the learner's seat: "random" each episode, or a seat index
     "seed": 0,
-    "torch_threads": 2,
+    "torch_threads": 1,  # 1: on a 2-core machine more threads spin against the env stepping (20x slower)
     "opponents": {  # relative weights of the opponent kinds, drawn per episode
         "random": 0.25,
         "heuristic": 0.25,
