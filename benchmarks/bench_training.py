@@ -45,6 +45,7 @@ def ppo_rate(venv, steps: int, n_steps: int, batch_size: int, n_epochs: int, net
     from stable_baselines3.common.callbacks import BaseCallback
 
     torch.set_num_threads(threads)
+    torch.distributions.Distribution.set_default_validate_args(False)  # as the trainer does
 
     class Timer(BaseCallback):
         def __init__(self):
