@@ -10,9 +10,18 @@ plus memory per live game and the cost of ``clone()``. With ``--reference`` (nee
 ``bench`` extra: open_spiel, shimmy, pygame) it runs OpenSpiel's ``cribbage`` (pyspiel and
 Shimmy's PettingZoo wrapper), ``python_block_dominoes`` and PettingZoo's ``connect_four_v3`` in
 the same run and prints the ratios ours / theirs. Several repeats, medians, JSON output.
+With ``--scorer``: the cribbage batch scorer (all 12,994,800 hand-and-starter rows, checked
+against the published distribution) and the cribbage heuristic's lay-away decision.
+
+Rounds: every measurement runs once per round and the median over ``--repeats`` rounds is
+reported, so a burst of load from other processes hits ours and the references alike.
+``--clock cpu`` (the default) times with this process's CPU time, which is what a ratio
+between two single-threaded loops should compare on a shared machine; ``--clock wall``
+gives wall-clock rates (what an idle machine would show).
 
     python benchmarks/bench_envs.py                       # all games, ~2 s per measurement
     python benchmarks/bench_envs.py --games cribbage_v0 --reference --json bench.json
+    python benchmarks/bench_envs.py --seconds 1 --repeats 3 --reference --scorer   # everything
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ import statistics
 import sys
 import time
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
 
@@ -41,14 +51,19 @@ CONFIGS: dict[str, list[dict]] = {
 }
 
 
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+_clock = CLOCKS["cpu"]
+
+
 def _timed(fn, seconds: float) -> tuple[float, float]:
     """Run ``fn()`` (one game, returns its decisions) until ``seconds`` pass: (decisions/s, games/s)."""
     decisions = games = 0
-    start = time.perf_counter()
+    clock = _clock
+    start = clock()
     while True:
         decisions += fn()
         games += 1
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if elapsed >= seconds:
             return decisions / elapsed, games / elapsed
 
@@ -131,9 +146,11 @@ def memory_and_clone(game, seed: int = 0) -> tuple[float, float]:
     return per_state, (time.perf_counter() - start) / reps * 1e6
 
 
-def reference_rows(seconds: float, repeats: int) -> dict[str, dict]:
-    """OpenSpiel and PettingZoo figures measured in this run (missing packages are reported)."""
-    out: dict[str, dict] = {}
+def reference_makers() -> tuple[dict[str, object], dict[str, dict]]:
+    """The OpenSpiel and PettingZoo reference loops (name -> one-game function) and the
+    references that could not be built (name -> {"error": ...}: missing packages are reported)."""
+    makers: dict[str, object] = {}
+    errors: dict[str, dict] = {}
     try:
         import pyspiel
 
@@ -155,78 +172,149 @@ def reference_rows(seconds: float, repeats: int) -> dict[str, dict]:
                 return n
             return one
 
-        out["openspiel cribbage (pyspiel)"] = _median(spiel("cribbage"), seconds, repeats)
+        makers["openspiel cribbage (pyspiel)"] = spiel("cribbage")
         try:
             import open_spiel.python.games  # noqa: F401  (registers the python games)
-            out["openspiel python_block_dominoes"] = _median(spiel("python_block_dominoes"), seconds, repeats)
-        except Exception as exc:  # pragma: no cover - reported, not hidden
-            out["openspiel python_block_dominoes"] = {"error": repr(exc)}
+            makers["openspiel python_block_dominoes"] = spiel("python_block_dominoes")
+        except Exception as exc:  # noqa: BLE001 - reported, not hidden
+            errors["openspiel python_block_dominoes"] = {"error": repr(exc)}
         try:
             from shimmy import OpenSpielCompatibilityV0
             shim = OpenSpielCompatibilityV0(game_name="cribbage")
-            out["openspiel cribbage (shimmy AEC)"] = _median(aec_game(shim, random.Random(0)), seconds, repeats)
-        except Exception as exc:  # pragma: no cover
-            out["openspiel cribbage (shimmy AEC)"] = {"error": repr(exc)}
+            makers["openspiel cribbage (shimmy AEC)"] = aec_game(shim, random.Random(0))
+        except Exception as exc:  # noqa: BLE001 - reported, not hidden
+            errors["openspiel cribbage (shimmy AEC)"] = {"error": repr(exc)}
     except ImportError as exc:
-        out["openspiel"] = {"error": f"{exc!r}: pip install -e '.[bench]'"}
+        errors["openspiel"] = {"error": f"{exc!r}: pip install -e '.[bench]'"}
     try:
         from pettingzoo.classic import connect_four_v3
-        out["pettingzoo connect_four_v3 (AEC)"] = _median(aec_game(connect_four_v3.env(), random.Random(0)),
-                                                          seconds, repeats)
-    except Exception as exc:
-        out["pettingzoo connect_four_v3 (AEC)"] = {"error": repr(exc)}
+        makers["pettingzoo connect_four_v3 (AEC)"] = aec_game(connect_four_v3.env(), random.Random(0))
+    except Exception as exc:  # noqa: BLE001 - reported, not hidden
+        errors["pettingzoo connect_four_v3 (AEC)"] = {"error": repr(exc)}
+    return makers, errors
+
+
+def _median(runs: list[tuple[float, float]]) -> dict:
+    return {"decisions_per_s": statistics.median(r[0] for r in runs),
+            "games_per_s": statistics.median(r[1] for r in runs),
+            "decisions_per_s_runs": [round(r[0], 1) for r in runs]}
+
+
+def scorer_figures(repeats: int, decisions: int = 200) -> dict:
+    """The cribbage batch scorer over all 12,994,800 hand-and-starter rows (wall seconds; the
+    rows are built once, outside the timing) and the cribbage heuristic's lay-away decision
+    (milliseconds per decision, on positions of random play, 2 players: 6 cards, 4: 5 cards)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_cribbage_scoring import bench_all_hands
+
+    out = {"all_hands": bench_all_hands(repeats)}
+    try:
+        from agents.heuristic_cribbage import CribbageHeuristic
+    except ImportError as exc:  # pragma: no cover - the agents package is optional here
+        out["heuristic_discard"] = {"error": repr(exc)}
+        return out
+    from muggins_env.games.cribbage.rules import DISCARD, CribbageGame
+
+    for n in (2, 4):
+        game = CribbageGame(num_players=n)
+        agent = CribbageHeuristic(game)
+        rng, nrng = random.Random(0), np.random.default_rng(0)
+        states = []
+        seed = 0
+        while len(states) < decisions:
+            state = game.new_initial_state(seed=seed)
+            seed += 1
+            while not state.is_terminal() and len(states) < decisions:
+                if state.phase == DISCARD:
+                    states.append(state.clone())
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+        agent.act_on_state(states[0], nrng)  # warm-up
+        t = time.perf_counter()
+        for state in states:
+            agent.act_on_state(state, nrng)
+        out[f"heuristic_discard_{n}p"] = {"decisions": len(states),
+                                          "ms_per_decision": (time.perf_counter() - t) / len(states) * 1e3}
     return out
 
 
-def _median(fn, seconds: float, repeats: int) -> dict:
-    runs = [_timed(fn, seconds) for _ in range(repeats)]
-    return {"decisions_per_s": statistics.median(r[0] for r in runs),
-            "games_per_s": statistics.median(r[1] for r in runs)}
-
-
 def main(argv: list[str] | None = None) -> dict:
+    global _clock
     parser = argparse.ArgumentParser(description="random-play throughput of every env")
     parser.add_argument("--games", nargs="*", default=None, help="env ids (default: all)")
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
-    parser.add_argument("--repeats", type=int, default=3, help="repeats per measurement (median)")
-    parser.add_argument("--apis", nargs="*", default=["kernel", "raw", "wrapped", "seat"])
+    parser.add_argument("--repeats", type=int, default=3, help="rounds (median over them)")
+    parser.add_argument("--apis", nargs="*", default=["kernel", "raw", "wrapped", "seat"],
+                        choices=["kernel", "raw", "wrapped", "seat"])
     parser.add_argument("--reference", action="store_true", help="also run OpenSpiel/PettingZoo references")
+    parser.add_argument("--scorer", action="store_true",
+                        help="also time the cribbage batch scorer and the heuristic's lay-away decision")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
+                        help="cpu: this process's CPU time (robust on a shared machine); wall: wall clock")
     parser.add_argument("--json", default=None, help="write the results here")
     args = parser.parse_args(argv)
-    names = args.games or muggins_env.ENV_NAMES
+    _clock = CLOCKS[args.clock]
+    names = args.games if args.games is not None else muggins_env.ENV_NAMES
     unknown = [g for g in names if g not in muggins_env.ENV_NAMES]
     if unknown:
         parser.error(f"unknown env(s) {unknown}; known: {muggins_env.ENV_NAMES}")
-    results: dict = {"ours": [], "reference": {}}
-    print(f"{'env':22s} {'options':42s} {'api':8s} {'decisions/s':>12s} {'games/s':>9s}")
+    results: dict = {"clock": args.clock, "seconds": args.seconds, "repeats": args.repeats,
+                     "ours": [], "reference": {}}
+    # every measurement: (row, api or reference name, one-game function)
+    plan: list[tuple[dict, str, object]] = []
     for name in names:
         for options in CONFIGS.get(name, [{}]):
             row = {"env": name, "options": options}
             game = muggins_env.game_class(name)(**options)
-            makers = {
-                "kernel": lambda: kernel_game(game, random.Random(1)),
-                "raw": lambda: aec_game(muggins_env.make(name, raw=True, **options), random.Random(1)),
-                "wrapped": lambda: aec_game(muggins_env.make(name, **options), random.Random(1)),
-                "seat": lambda: seat_game(name, options, random.Random(1)),
-            }
             for api in args.apis:
-                fn = makers[api]()
-                if fn is None:
-                    continue
-                row[api] = _median(fn, args.seconds, args.repeats)
-                print(f"{name:22s} {json.dumps(options):42s} {api:8s} "
-                      f"{row[api]['decisions_per_s']:12,.0f} {row[api]['games_per_s']:9,.1f}", flush=True)
+                if api == "kernel":
+                    fn = kernel_game(game, random.Random(1))
+                elif api == "seat":
+                    fn = seat_game(name, options, random.Random(1))
+                else:
+                    fn = aec_game(muggins_env.make(name, raw=api == "raw", **options), random.Random(1))
+                if fn is not None:
+                    plan.append((row, api, fn))
             row["bytes_per_state"], row["clone_us"] = memory_and_clone(game)
-            print(f"{'':22s} {'':42s} memory {row['bytes_per_state']:,.0f} B/state, "
-                  f"clone {row['clone_us']:.1f} µs", flush=True)
             results["ours"].append(row)
     if args.reference:
-        results["reference"] = reference_rows(args.seconds, args.repeats)
-        print("\nreferences (same run):")
+        refs, errors = reference_makers()
+        results["reference"].update(errors)
+        plan += [(results["reference"], key, fn) for key, fn in refs.items()]
+    runs: dict[int, list] = {i: [] for i in range(len(plan))}
+    for r in range(args.repeats):
+        print(f"round {r + 1}/{args.repeats}: {len(plan)} measurements of {args.seconds:g} s", flush=True)
+        for i, (_, _, fn) in enumerate(plan):
+            runs[i].append(_timed(fn, args.seconds))
+    for i, (row, key, _) in enumerate(plan):
+        row[key] = _median(runs[i])
+    print(f"\nrandom legal play, median of {args.repeats} rounds, {args.clock} clock")
+    print(f"{'env':22s} {'options':48s} {'api':8s} {'decisions/s':>12s} {'games/s':>9s}")
+    for row in results["ours"]:
+        opts = json.dumps(row["options"])
+        for api in args.apis:
+            if api in row:
+                print(f"{row['env']:22s} {opts:48s} {api:8s} "
+                      f"{row[api]['decisions_per_s']:12,.0f} {row[api]['games_per_s']:9,.1f}")
+        print(f"{'':22s} {'':48s} memory {row['bytes_per_state']:,.0f} B/state, "
+              f"clone {row['clone_us']:.1f} µs")
+    if args.reference:
+        print("\nreferences (same rounds):")
         for k, v in results["reference"].items():
             print(f"  {k:40s} " + (f"{v['decisions_per_s']:12,.0f} decisions/s" if "error" not in v
                                    else v["error"]))
         print_ratios(results)
+    if args.scorer:
+        results["scorer"] = sc = scorer_figures(args.repeats)
+        a = sc["all_hands"]
+        print(f"\ncribbage batch scorer: all {a['rows']:,} hand+starter rows in {a['seconds_median']:.2f} s "
+              f"(median of {args.repeats}; target < 10 s), published distribution matched: "
+              f"{a.get('matches_published_distribution', 'n/a')}")
+        for n in (2, 4):
+            d = sc.get(f"heuristic_discard_{n}p", sc.get("heuristic_discard", {}))
+            if "ms_per_decision" in d:
+                print(f"cribbage heuristic lay-away decision, {n} players: {d['ms_per_decision']:.2f} ms "
+                      f"(mean of {d['decisions']})")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)

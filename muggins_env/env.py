@@ -89,6 +89,7 @@ class KernelAECEnv(AECEnv):
         self.truncations = {agent: False for agent in self.agents}
         self._idle_infos = {agent: {"action_mask": self._no_mask} for agent in self.agents}
         self.infos = dict(self._idle_infos)
+        self._info_agent = None
         self._skip_agent_selection = None
         gained = self._skip_forced_moves() if self.skip_forced else None
         if gained is not None:
@@ -110,9 +111,18 @@ class KernelAECEnv(AECEnv):
             more = self._skip_forced_moves()
             if more is not None:
                 gained = gained + more
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: float(gained[i]) for a, i in self._index.items() if a in self.rewards}
-        self._accumulate_rewards()
+        cumulative = self._cumulative_rewards
+        cumulative[agent] = 0.0
+        values = gained.tolist()
+        if len(self.rewards) != len(values):  # not reached: every agent is live until the end
+            self.rewards = {a: float(gained[i]) for a, i in self._index.items() if a in self.rewards}
+            self._accumulate_rewards()
+        elif any(values):
+            self.rewards = rewards = dict(zip(self.possible_agents, map(float, values)))
+            for a, r in rewards.items():  # PettingZoo's _accumulate_rewards, inlined
+                cumulative[a] += r
+        else:  # most steps pay nothing: nothing to accumulate
+            self.rewards = dict.fromkeys(self.possible_agents, 0.0)
         self._sync()
         if self.render_mode == "human":
             self.render()
@@ -133,22 +143,26 @@ class KernelAECEnv(AECEnv):
     def _sync(self) -> None:
         """Refresh agent_selection, end flags, the cached mask and infos after the state moved."""
         state = self._state
+        infos = self.infos
         if state.is_terminal():
             flags = self.truncations if state.is_truncated() else self.terminations
             for agent in self.agents:
                 flags[agent] = True
             self._mask = self._no_mask
-            self.infos.update(self._idle_infos)
+            infos.update(self._idle_infos)
+            self._info_agent = None
             if getattr(self, "agent_selection", None) not in self.agents:
                 self.agent_selection = self.agents[0]
             return
-        player = state.current_player()
-        self.agent_selection = self.possible_agents[player]
-        self._mask = state.legal_actions_mask()
-        self.infos.update(self._idle_infos)
+        agent = self.possible_agents[state.current_player()]
+        self.agent_selection = agent
+        self._mask = mask = state.legal_actions_mask()
+        previous = self._info_agent  # the only agent whose info is not the idle one
+        if previous is not None:
+            infos[previous] = self._idle_infos[previous]
+        self._info_agent = agent
         self._stamp += 1
-        self.infos[self.agent_selection] = (ReadableInfo(self._mask, self) if self.readable_infos
-                                            else {"action_mask": self._mask})
+        infos[agent] = ReadableInfo(mask, self) if self.readable_infos else {"action_mask": mask}
 
     def readable_info(self) -> dict:
         """The readable keys of the agent to act's info: phase, legal moves as text, view."""
