@@ -190,6 +190,23 @@ def test_short_run_saves_resumes_and_loads_as_agent(tmp_path):
         load_ppo_agent(tmp_path / "nowhere", GAME, {"num_players": 4})
 
 
+def test_training_run_follows_the_curriculum(tmp_path):
+    from muggins_env.train.trainer import train
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    cfg = tiny(opponents={"random": 1.0, "heuristic": 0.0, "self": 0.0},
+               curriculum={"steps": 256, "random": 0.0, "heuristic": 1.0, "self": 0.0},
+               budget={"total_timesteps": 384, "n_envs": 4}, eval={"deals": 0, "opponents": ["random"]})
+    train(cfg, tmp_path, progress_bar=False, log=lambda *a: None)
+    ea = EventAccumulator(str(next((tmp_path / "tb").iterdir())))
+    ea.Reload()
+    heur = {e.step: e.value for e in ea.Scalars("curriculum/heuristic")}
+    # rollouts of 4 envs x 32 steps start at 0, 128, 256: weights 0, 0.5, then 1 (held)
+    assert heur == {128: 0.0, 256: 0.5, 384: 1.0}
+    kinds = {t.split("/")[0] for t in ea.Tags()["scalars"] if t.startswith("vs_")}
+    assert {"vs_random", "vs_heuristic"} <= kinds  # both kinds played along the way
+
+
 def test_trained_policy_respects_masks(tmp_path):
     from muggins_env.train.trainer import train
 
