@@ -208,6 +208,10 @@ def test_muggins_cards_heuristic_never_misplays_and_leaves_fewest_fitting_cards(
     # 9♥ fits no common pile; B's 3♣ does not fit either: own discard, though every pile is offered
     view["card_in_play"] = _c("9H")
     assert h.choose(view, every_placement, None) == 10
+    # what a search may try: only the correct destinations (a misplay is always called)
+    assert h.candidates(view, every_placement, 6) == [10]
+    view["card_in_play"] = _c("2H")
+    assert h.candidates(view, every_placement, 6) == [0, 1]
 
 
 def test_dominoes_heuristic_largest_score_true_announcement_and_calls():
