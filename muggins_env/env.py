@@ -38,7 +38,7 @@ class KernelAECEnv(AECEnv):
                              + ", ".join(map(repr, self.metadata["render_modes"])))
         for name, value in (("skip_forced", skip_forced), ("readable_infos", readable_infos)):
             if not isinstance(value, bool):
-                raise ValueError(f"option {name}={value!r} is not allowed; allowed values: True, False")
+                raise ValueError(f"option {name}={value!r} is not allowed; allowed values: True, False")  # noqa: TRY004
         self.render_mode = render_mode
         self.skip_forced = skip_forced
         self.readable_infos = readable_infos
@@ -211,7 +211,7 @@ class ReadableInfo(dict):
 
     __slots__ = ("_env", "_stamp")
 
-    def __init__(self, mask: np.ndarray, env: "KernelAECEnv") -> None:
+    def __init__(self, mask: np.ndarray, env: KernelAECEnv) -> None:
         super().__init__(action_mask=mask)
         self._env, self._stamp = env, env._stamp
 
@@ -240,7 +240,7 @@ class ReadableInfo(dict):
             self._fill()
         return dict.__contains__(self, key)
 
-    def _filled(name):  # noqa: N805 - builds the methods below
+    def _filled(name):  # builds the methods below
         method = getattr(dict, name)
 
         def call(self, *args, **kwargs):

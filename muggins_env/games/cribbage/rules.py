@@ -57,6 +57,7 @@ JACK = 11
 PART_MAX = (16, 12, 12, 5, 1)
 
 
+_EMPTY_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
 #: the masks of the two phases whose legal actions never change
 _ANNOUNCE_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
 _ANNOUNCE_MASK[ANNOUNCE:ANNOUNCE + MAX_COUNT + 1] = 1
@@ -159,6 +160,7 @@ class CribbageState(State):
         self._returns = np.zeros(n)
         self.deals = 0
         self.previous_shown: list[dict] = []  # the last deal's settled counts
+        self._obs_templates: dict[int, tuple] = {}  # player -> ((deals, settled counts), template)
         if deal is None:
             self.dealer = int(self.rng.integers(n))
             self._deal(None)
@@ -275,8 +277,9 @@ class CribbageState(State):
             return _ANNOUNCE_MASK.copy()
         if phase == RESPOND:
             return _RESPOND_MASK.copy()
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        mask[self.legal_actions()] = 1
+        mask = _EMPTY_MASK.copy()
+        for a in self.legal_actions():  # at most 6: item writes beat building an index array
+            mask[a] = 1
         return mask
 
     def legal_actions(self) -> list[int]:
@@ -540,41 +543,71 @@ class CribbageState(State):
     def observation(self, player: int) -> np.ndarray:
         g, n = self.game, self.n
         off = g.observation_offsets
-        obs = g._zero_obs.copy()
-        # every one-hot piece collected into one index list, set with one assignment
-        o = off["hand"]
-        ones = [o + c for c in self.hands[player]]
+        # what changes only when a count settles or a deal begins (the dealer, this and the
+        # previous deal's settled counts, the crib once shown) comes from a per-player template
+        key = (self.deals, len(self.shown))
+        cached = self._obs_templates.get(player)
+        if cached is None or cached[0] != key:
+            cached = self._obs_templates[player] = (key, self._obs_template(player))
+        # every one-hot piece written as a byte, turned into floats at once (none of them
+        # overlaps a template entry: the sum is the union)
+        ones = bytearray(g.observation_size)
+        for c in self.hands[player]:  # the "hand" piece is at offset 0
+            ones[c] = 1
         o = off["crib_discards"]
-        ones += [o + c for c in self.laid_away[player]]
+        for c in self.laid_away[player]:
+            ones[o + c] = 1
         if self.starter_cut:
-            ones.append(off["starter"] + self.starter_card)
+            ones[off["starter"] + self.starter_card] = 1
         base = off["played"]
         for seat in range(n):
-            played = self.played[seat]
-            if played:
-                o = base + ((seat - player) % n) * 52
-                ones += [o + c for c in played]
+            o = base + ((seat - player) % n) * 52
+            for c in self.played[seat]:
+                ones[o + c] = 1
         o = off["series"]
-        ones += [o + c for c in self.series]
-        if self.phase == PLAY:
+        for c in self.series:
+            ones[o + c] = 1
+        phase = self.phase
+        if phase == PLAY:
             o = off["gone"]
-            ones += [o + (seat - player) % n for seat in range(n) if self.gone[seat]]
-        ones.append(off["dealer"] + (self.dealer - player) % n)
-        if self.phase != OVER:
-            ones.append(off["to_act"] + (self.current_player() - player) % n)
-        ones.append(off["phase"] + self.phase)
+            for seat, gone in enumerate(self.gone):
+                if gone:
+                    ones[o + (seat - player) % n] = 1
+        if phase != OVER:
+            ones[off["to_act"] + (self.current_player() - player) % n] = 1
+        ones[off["phase"] + phase] = 1
         rv = self.review
         if rv is not None:
             o = off["counted"]
-            ones += [o + c for c in rv["cards"]]
-            ones.append(off["counter"] + (rv["counter"] - player) % n)
+            for c in rv["cards"]:
+                ones[o + c] = 1
+            ones[off["counter"] + (rv["counter"] - player) % n] = 1
             if rv["is_crib"]:  # the crib is face up while it is counted
-                ones.append(off["is_crib"])
+                ones[off["is_crib"]] = 1
                 o = off["crib"]
-                ones += [o + c for c in rv["cards"]]
+                for c in rv["cards"]:
+                    ones[o + c] = 1
+        obs = np.frombuffer(ones, np.uint8).astype(np.float32)
+        obs += cached[1]
+        if rv is not None:
             if rv["announced"] is not None:
                 obs[off["announced"]] = rv["announced"] / MAX_COUNT
             obs[off["accepted"]] = rv["asked"] / n
+        if self.count:
+            obs[off["count"]] = self.count / 31
+        own, sides, target = g.teams[player], g.num_sides, g.target
+        o = off["scores"]
+        for side, score in enumerate(self.scores):
+            if score:
+                obs[o + (side - own) % sides] = min(score, target) / target
+        return obs
+
+    def _obs_template(self, player: int) -> np.ndarray:
+        """The observation pieces that change only when a count settles or a deal begins."""
+        g = self.game
+        off = g.observation_offsets
+        obs = g._zero_obs.copy()
+        ones = [off["dealer"] + (self.dealer - player) % self.n]
         if self.shown:
             self._write_shown(obs, ones, player, self.shown, off["shown_totals"], off["shown_announced"],
                               off["shown_breakdown"], off["crib"])
@@ -583,11 +616,7 @@ class CribbageState(State):
                               off["previous_shown_announced"], off["previous_shown_breakdown"],
                               off["previous_crib"])
         obs[ones] = 1
-        obs[off["count"]] = self.count / 31
-        own, sides, target = g.teams[player], g.num_sides, g.target
-        o = off["scores"]
-        for side in range(sides):
-            obs[o + (side - own) % sides] = min(self.scores[side], target) / target
+        obs.flags.writeable = False  # shared by clones: never written again
         return obs
 
     def _write_shown(self, obs: np.ndarray, ones: list[int], player: int, shown: list[dict], o_total: int,
@@ -698,6 +727,7 @@ class CribbageState(State):
         c.gone = list(self.gone)
         c.show_queue = list(self.show_queue)
         c.shown = list(self.shown)  # settled entries are never mutated
+        c._obs_templates = dict(self._obs_templates)  # read-only arrays, keyed by what they show
         if self.review is not None:
             c.review = dict(self.review)
             c.review["responders"] = list(self.review["responders"])
