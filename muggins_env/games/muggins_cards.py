@@ -37,6 +37,8 @@ OWN_DISCARD = 10
 PASS = 11
 CALL = 12
 NUM_ACTIONS = 13
+_EMPTY_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
+RANK0 = [r - 1 for r in RANK_LIST]  # rank - 1 of each card id
 
 #: cards each and number of common piles, per player count (RULES.md §1.1)
 TABLE = {3: (17, 1), 4: (12, 4), 5: (10, 2), 6: (8, 4), 7: (7, 3)}
@@ -99,7 +101,9 @@ class MugginsCardsState(State):
         self.turns = 0
         self.winner = -1
         self.truncated = False
-        self._rewards = np.zeros(n)
+        self._zero = np.zeros(n)
+        self._zero.flags.writeable = False
+        self._rewards = self._zero
         self._returns = np.zeros(n)
         self.seen = [False] * NUM_CARDS  # cards that have been face up (known to all)
         if deal is None:
@@ -261,24 +265,29 @@ class MugginsCardsState(State):
             return self.callers[0]
         return self.player
 
-    def legal_actions_mask(self) -> np.ndarray:
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if self.phase == PLACE:
+    def legal_actions(self) -> list[int]:
+        phase = self.phase
+        if phase == PLACE:
             if self.game.mistakes:
-                mask[COMMON_PILE:COMMON_PILE + len(self.commons)] = 1
-                mask[OPPONENT_DISCARD:OPPONENT_DISCARD + self.n - 1] = 1
-                mask[OWN_DISCARD] = 1
-            else:
-                mask[self.correct_actions(self.player, self.exposed)] = 1
-        elif self.phase == REVIEW:
-            mask[PASS] = mask[CALL] = 1
-        elif self.phase == RECHOOSE:
-            mask[self.review[3]] = 1
+                return (list(range(COMMON_PILE, COMMON_PILE + len(self.commons)))
+                        + list(range(OPPONENT_DISCARD, OPPONENT_DISCARD + self.n - 1)) + [OWN_DISCARD])
+            return self.correct_actions(self.player, self.exposed)
+        if phase == REVIEW:
+            return [PASS, CALL]
+        if phase == RECHOOSE:
+            return list(self.review[3])
+        return []
+
+    def legal_actions_mask(self) -> np.ndarray:
+        mask = _EMPTY_MASK.copy()
+        for a in self.legal_actions():  # a few: item writes beat building an index array
+            mask[a] = 1
         return mask
 
     def apply(self, action: int) -> None:
-        a = self.check_legal(action)
-        self._rewards = np.zeros(self.n)
+        # the shared guard (State.check_legal) for anything but a legal int
+        a = action if type(action) is int and action in self.legal_actions() else self.check_legal(action)
+        self._rewards = self._zero  # read-only, shared: most steps pay nothing
         if self.phase == PLACE:
             seat, card = self.player, self.exposed
             correct = self.correct_actions(seat, card)
@@ -371,9 +380,12 @@ class MugginsCardsState(State):
             placer, placed, _, _ = self.review
             obs[i + self._relative_destination(player, placer, placed)] = 1
         i += OWN_DISCARD + 1
-        seen_ranks = np.bincount([RANK_LIST[c] - 1 for pile in self.commons + self.discards for c in pile],
-                                 minlength=13)
-        obs[i:i + 13] = seen_ranks / 4.0
+        seen = [0] * 13
+        for pile in self.commons + self.discards:
+            for c in pile:
+                seen[RANK0[c]] += 1
+        obs[i:i + 13] = seen
+        obs[i:i + 13] *= 0.25
         i += 13
         obs[i] = self.turns / self.game.max_turns
         return obs
