@@ -1,7 +1,8 @@
 """Learning curves of training runs from their TensorBoard logs: the learner's win rate per
 opponent kind (``vs_random/win_rate``, ``vs_heuristic/win_rate``, ``vs_self/win_rate``, over
 the training episodes of each rollout, smoothed) against learner steps; the final duplicate
-evaluation (``eval.json``: win rate and 95% interval vs each opponent) is marked at the end.
+evaluation (``eval.json``: win rate and 95% interval vs each opponent) is marked at the end;
+the dotted line is parity (1 / number of sides, from eval.json).
 
   python benchmarks/plot_learning_curves.py runs/dom-full --out benchmarks/results/dominoes.png
   python benchmarks/plot_learning_curves.py runs/a runs/b --labels "mixed pool" "curriculum" --out x.png
@@ -53,6 +54,7 @@ def main(argv=None) -> int:
     p.add_argument("--title", default=None)
     args = p.parse_args(argv)
     labels = args.labels or [Path(r).name for r in args.runs]
+    parity = 0.5
     kinds = ("random", "heuristic", "self")
     fig, axes = plt.subplots(1, len(kinds), figsize=(12, 3.6), sharey=True)
     for run, label in zip(args.runs, labels):
@@ -63,6 +65,7 @@ def main(argv=None) -> int:
             for row in json.loads(ej.read_text()):
                 if "win_rate" in row:
                     evals[row.get("opponent", "")] = row
+                    parity = row.get("win_rate_parity", parity)  # 1 / number of sides
         for ax, kind in zip(axes, kinds):
             tag = f"vs_{kind}/win_rate"
             if tag not in sc:
@@ -78,10 +81,10 @@ def main(argv=None) -> int:
     for ax, kind in zip(axes, kinds):
         ax.set_title(f"vs {kind}")
         ax.set_xlabel("learner steps (thousands)")
-        ax.axhline(0.5, color="grey", lw=0.6, ls=":")
+        ax.axhline(parity, color="grey", lw=0.8, ls=":")
         ax.set_ylim(-0.02, 1.02)
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("training win rate (dot: final evaluation, 95% CI)")
+    axes[0].set_ylabel("win rate (dots: final eval, 95% CI)")
     axes[0].legend(fontsize=8, loc="lower right")
     if args.title:
         fig.suptitle(args.title)
