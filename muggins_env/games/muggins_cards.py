@@ -123,6 +123,23 @@ class MugginsCardsState(State):
         self.callers: list[int] = []
         self._begin_turn(self.player)
 
+    @property
+    def rng(self) -> np.random.Generator:
+        """The episode's generator. A clone holds only the generator's state and builds its
+        own generator the first time it needs one (building one costs more than the clone)."""
+        r = self._rng
+        if r is None:
+            r = np.random.Generator(getattr(np.random, self._rng_state["bit_generator"])())
+            r.bit_generator.state = self._rng_state
+            self._rng = r
+            self._rng_state = None
+        return r
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng = value
+        self._rng_state = None
+
     # -- the deal ----------------------------------------------------------------------------------
     def _deal_random(self) -> None:
         n = self.n
@@ -476,8 +493,8 @@ class MugginsCardsState(State):
     def clone(self) -> "MugginsCardsState":
         c = object.__new__(MugginsCardsState)
         c.__dict__.update(self.__dict__)
-        c.rng = np.random.Generator(type(self.rng.bit_generator)())
-        c.rng.bit_generator.state = self.rng.bit_generator.state
+        c._rng = None  # the generator is rebuilt from its state only if the clone draws
+        c._rng_state = self._rng.bit_generator.state if self._rng is not None else self._rng_state
         c.stocks = [list(s) for s in self.stocks]
         c.discards = [list(d) for d in self.discards]
         c.commons = [list(p) for p in self.commons]

@@ -300,17 +300,20 @@ class CribbageState(State):
         phase = self.phase
         # the shared guard, inlined (anything unusual goes to check_legal and its clear error)
         a = action if type(action) is int and self._quick_legal(phase, action) else self.check_legal(action)
-        n = self.n
-        self._gain = [0] * self.game.num_sides
-        if phase == DISCARD:
-            self._lay_away(a)
-        elif phase == PLAY:
+        g = self.game
+        self._gain = gain = [0] * g.num_sides
+        if phase == PLAY:
             self._play(a)
+        elif phase == DISCARD:
+            self._lay_away(a)
         elif phase == ANNOUNCE_PHASE:
             self._announce(a - ANNOUNCE)
         else:
             self._respond(a)
-        self._set_rewards(n)
+        if self.phase != OVER and not (g.points_reward and any(gain)):
+            self._rewards = self._zero  # read-only: most steps pay nothing
+        else:
+            self._set_rewards(self.n)
 
     def _quick_legal(self, phase: int, action: int) -> bool:
         """``action in legal_actions()`` for an int, without building the list."""
@@ -379,7 +382,8 @@ class CribbageState(State):
         self.series_ranks.append(RANK_LIST[action])
         self.count += VALUE[action]
         self.last_player = seat
-        if self._peg(seat, play_points_fast(self.series_ranks, self.count)):
+        points = play_points_fast(self.series_ranks, self.count)
+        if points and self._peg(seat, points):
             return
         if not any(self.hands):  # the very last card of the play
             if self.count != 31 and self._peg(seat, 1):
