@@ -209,7 +209,7 @@ def scorer_figures(repeats: int, decisions: int = 200) -> dict:
 
     out = {"all_hands": bench_all_hands(repeats)}
     try:
-        from agents.heuristic_cribbage import CribbageHeuristic
+        from muggins_env.agents.heuristic_cribbage import CribbageHeuristic
     except ImportError as exc:  # pragma: no cover - the agents package is optional here
         out["heuristic_discard"] = {"error": repr(exc)}
         return out
