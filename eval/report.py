@@ -7,7 +7,11 @@ Per agent (over the games it played, one sample per seat it held):
 - ``mean_return`` and ``mean_score`` (the game's own final score, see
   ``tournament.final_scores``) with 95% bootstrap intervals that resample whole deals (the
   seatings of one deal are correlated by design);
-- ``beats_parity``: the Wilson interval lies above parity.
+- ``beats_parity``: the Wilson interval lies above parity;
+- ``win_rate_dup_ci95`` (and ``beats_parity_dup``): the 95% bootstrap interval of the win
+  rate resampling whole deals. Wilson treats every game as independent, which is
+  conservative in the duplicate format (the seatings of one deal are negatively correlated:
+  the luck of the cards cancels), so this interval is the tighter honest one; both are reported.
 Head-to-head: ``h2h[a][b]`` = the share of (seat of a, seat of b) pairs on opposite sides
 in which a's return beat b's (ties half). Ratings: OpenSkill Plackett-Luce over every game
 in (deal, seating) order, seats ranked by return; an agent holding several seats gets the
@@ -57,12 +61,15 @@ def summarise(result: TournamentResult, n_boot: int = 2000) -> dict[str, Any]:
         n = len(d["win"])
         wins = float(np.sum(d["win"]))
         lo, hi = wilson_interval(wins, n)
+        dup = bootstrap_ci(d["win"], d["deal"], n_boot, seed=3)
         mret = float(np.mean(d["ret"])) if n else math.nan
         msc = float(np.mean(d["score"])) if n else math.nan
         agents.append({
             "agent": label, "spec": result.specs[i], "seat_games": n, "wins": wins,
             "win_rate": wins / n if n else math.nan, "win_rate_ci95": [lo, hi], "parity": parity,
             "beats_parity": bool(lo > parity), "below_parity": bool(hi < parity),
+            "win_rate_dup_ci95": list(dup),
+            "beats_parity_dup": bool(dup[0] > parity), "below_parity_dup": bool(dup[1] < parity),
             "mean_return": mret, "mean_return_ci95": list(bootstrap_ci(d["ret"], d["deal"], n_boot, seed=1)),
             "mean_score": msc, "mean_score_ci95": list(bootstrap_ci(d["score"], d["deal"], n_boot, seed=2)),
             "rating_mu": ratings[i][0], "rating_sigma": ratings[i][1],
@@ -143,13 +150,14 @@ def print_table(summary: dict) -> None:
         return
     t = Table(title=f"{summary['game']} {summary['options'] or ''}: {summary['deals']} deals, "
                     f"{summary['games']} games, {summary['seconds']:.1f}s")
-    for col in ("agent", "seats", "win rate", "95% Wilson", "parity", "mean return", "95% boot",
+    for col in ("agent", "seats", "win rate", "95% Wilson", "95% by deal", "parity", "mean return", "95% boot",
                 "mean score", "95% boot", "rating"):
         t.add_column(col, justify="left" if col == "agent" else "right")
     for a in summary["agents"]:
         mark = " *" if a["beats_parity"] else ""
         t.add_row(a["agent"], str(a["seat_games"]), f"{a['win_rate']:.3f}{mark}",
-                  "[{:.3f}, {:.3f}]".format(*a["win_rate_ci95"]), f"{a['parity']:.3f}",
+                  "[{:.3f}, {:.3f}]".format(*a["win_rate_ci95"]),
+                  "[{:.3f}, {:.3f}]".format(*a["win_rate_dup_ci95"]), f"{a['parity']:.3f}",
                   f"{a['mean_return']:+.3f}", "[{:+.3f}, {:+.3f}]".format(*a["mean_return_ci95"]),
                   f"{a['mean_score']:.2f}", "[{:.2f}, {:.2f}]".format(*a["mean_score_ci95"]),
                   f"{a['rating_ordinal']:.2f}")
@@ -182,11 +190,12 @@ def save_results(result: TournamentResult, summary: dict, out: str | Path, plot:
         w = csv.writer(f)
         w.writerow(["agent", "spec", "seat_games", "wins", "win_rate", "win_lo", "win_hi", "parity",
                     "mean_return", "return_lo", "return_hi", "mean_score", "score_lo", "score_hi",
-                    "rating_mu", "rating_sigma", "rating_ordinal"])
+                    "rating_mu", "rating_sigma", "rating_ordinal", "win_dup_lo", "win_dup_hi"])
         for a in summary["agents"]:
             w.writerow([a["agent"], a["spec"], a["seat_games"], a["wins"], a["win_rate"], *a["win_rate_ci95"],
                         a["parity"], a["mean_return"], *a["mean_return_ci95"], a["mean_score"],
-                        *a["mean_score_ci95"], a["rating_mu"], a["rating_sigma"], a["rating_ordinal"]])
+                        *a["mean_score_ci95"], a["rating_mu"], a["rating_sigma"], a["rating_ordinal"],
+                        *a["win_rate_dup_ci95"]])
     written.append(p)
     p = out / "games.csv"
     n = result.num_players

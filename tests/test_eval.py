@@ -192,3 +192,24 @@ def test_parse_opt_values():
 def test_numpy_interval_types():
     lo, hi = wilson_interval(np.float64(3), 10)
     assert isinstance(lo, float) and 0 < lo < 0.3 < hi
+
+
+def test_duplicate_interval_uses_the_deal_structure():
+    """Agent A wins exactly one of the two seatings of every deal: each deal's mean is 1/2, so
+    the deal-resampling interval is exactly [0.5, 0.5], while Wilson (games as independent)
+    for 100 of 200 is [0.4314, 0.5686]."""
+    from muggins_env.eval.tournament import GameRecord, TournamentResult
+
+    res = TournamentResult(game_id="toy", options={}, agents=["A", "B"], specs=["A", "B"], deals=100, seed=0,
+                           lineup="cycle", seatings=[[0, 1], [1, 0]], num_players=2, sides=[0, 1])
+    for d in range(100):
+        winner_seat = d % 2  # the same seat wins both seatings: A wins one of them
+        for si, seating in enumerate(([0, 1], [1, 0])):
+            ret = [1.0, -1.0] if winner_seat == 0 else [-1.0, 1.0]
+            res.records.append(GameRecord(deal=d, deal_seed=d, seating_index=si, seating=seating, returns=ret,
+                                          scores=ret, win_share=[max(r, 0.0) for r in ret], decisions=1,
+                                          plies=1, truncated=False, seconds=0.0))
+    a = summarise(res, n_boot=300)["agents"][0]
+    assert a["win_rate"] == 0.5
+    assert a["win_rate_dup_ci95"] == [0.5, 0.5]
+    assert a["win_rate_ci95"] == pytest.approx([0.4314, 0.5686], abs=1e-4)
