@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # the main job: train the quick PPO preset on one game and print its evaluation table
-GAME ?= muggins_cards_v0
+GAME ?= michigan_v0
 demo: $(STAMP)
 	$(PY) -m muggins_env.train --game $(GAME) --preset quick --out runs/quick-$(GAME)
 
@@ -27,6 +27,10 @@ play: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -q -n 2
+
+bench: $(STAMP)
+	$(PY) -m pip install --quiet -e ".[bench]"
+	$(PY) benchmarks/bench_envs.py --seconds 1 --repeats 3 --reference --scorer --json bench.json
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check muggins_env agents train eval tests benchmarks
