@@ -123,22 +123,6 @@ class MugginsCardsState(State):
         self.callers: list[int] = []
         self._begin_turn(self.player)
 
-    @property
-    def rng(self) -> np.random.Generator:
-        """The episode's generator. A clone holds only the generator's state and builds its
-        own generator the first time it needs one (building one costs more than the clone)."""
-        r = self._rng
-        if r is None:
-            r = np.random.Generator(getattr(np.random, self._rng_state["bit_generator"])())
-            r.bit_generator.state = self._rng_state
-            self._rng = r
-            self._rng_state = None
-        return r
-
-    @rng.setter
-    def rng(self, value: np.random.Generator) -> None:
-        self._rng = value
-        self._rng_state = None
 
     # -- the deal ----------------------------------------------------------------------------------
     def _deal_random(self) -> None:

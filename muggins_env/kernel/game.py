@@ -71,7 +71,26 @@ class State:
     """One position of one game. Subclasses implement the methods that raise here."""
 
     game: Game
-    rng: np.random.Generator
+    _rng: np.random.Generator | None = None
+    _rng_state: dict | None = None
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The episode's generator (every later chance event comes from it). A clone may hold
+        only the generator's state (``_rng_state``) and builds a generator the first time it
+        needs one, since building one costs more than the rest of a clone."""
+        r = self._rng
+        if r is None:
+            r = np.random.Generator(getattr(np.random, self._rng_state["bit_generator"])())
+            r.bit_generator.state = self._rng_state
+            self._rng = r
+            self._rng_state = None
+        return r
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng = value
+        self._rng_state = None
 
     # -- whose turn and what they may do ------------------------------------------------
     def current_player(self) -> int:

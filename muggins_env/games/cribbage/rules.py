@@ -167,22 +167,6 @@ class CribbageState(State):
         else:
             self._deal(self._parse_deal(deal))
 
-    @property
-    def rng(self) -> np.random.Generator:
-        """The episode's generator (every later deal comes from it). A clone holds only the
-        generator's state and builds its own generator the first time it needs one."""
-        r = self._rng
-        if r is None:
-            r = np.random.Generator(getattr(np.random, self._rng_state["bit_generator"])())
-            r.bit_generator.state = self._rng_state
-            self._rng = r
-            self._rng_state = None
-        return r
-
-    @rng.setter
-    def rng(self, value: np.random.Generator) -> None:
-        self._rng = value
-        self._rng_state = None
 
     # -- dealing -------------------------------------------------------------------------------------
     def _parse_deal(self, deal: Mapping) -> dict:

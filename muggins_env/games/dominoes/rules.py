@@ -218,21 +218,6 @@ class DominoesState(State):
         self._mask: np.ndarray | None = None  # the legal mask of the current decision, once built
         self._start_hand(self._parse_deal(deal) if deal is not None else None)
 
-    @property
-    def rng(self) -> np.random.Generator:
-        """The episode's generator (every later deal comes from it)."""
-        r = self._rng
-        if r is None:
-            r = np.random.Generator(getattr(np.random, self._rng_state["bit_generator"])())
-            r.bit_generator.state = self._rng_state
-            self._rng = r
-            self._rng_state = None
-        return r
-
-    @rng.setter
-    def rng(self, value: np.random.Generator) -> None:
-        self._rng = value
-        self._rng_state = None
 
     # -- deals -------------------------------------------------------------------------------------
     def _parse_deal(self, deal: Mapping) -> tuple[list[list[int]], list[int]]:
