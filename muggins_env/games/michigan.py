@@ -429,12 +429,6 @@ class MichiganState(State):
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
-    def rewards(self) -> np.ndarray:
-        return self._rewards
-
-    def returns(self) -> np.ndarray:
-        return self._returns
-
     def layout(self) -> dict[str, float]:
         out = {name: amount for name, amount in zip(BOODLE_NAMES, self.boodle)}
         out["Kitty"] = self.kitty

@@ -123,7 +123,6 @@ class MugginsCardsState(State):
         self.callers: list[int] = []
         self._begin_turn(self.player)
 
-
     # -- the deal ----------------------------------------------------------------------------------
     def _deal_random(self) -> None:
         n = self.n
@@ -324,15 +323,6 @@ class MugginsCardsState(State):
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
-
-    def is_truncated(self) -> bool:
-        return self.truncated
-
-    def rewards(self) -> np.ndarray:
-        return self._rewards
-
-    def returns(self) -> np.ndarray:
-        return self._returns
 
     # -- views ----------------------------------------------------------------------------------------
     def _tops_for_view(self) -> tuple[list[int], list[int]]:

@@ -126,17 +126,21 @@ class State:
     def is_terminal(self) -> bool:
         raise NotImplementedError
 
+    truncated: bool = False
+    _rewards: np.ndarray
+    _returns: np.ndarray
+
     def is_truncated(self) -> bool:
         """True when the episode ended by the move limit rather than by the rules."""
-        return False
+        return self.truncated
 
     def rewards(self) -> np.ndarray:
         """Per-player rewards of the last ``apply`` (float64 array of num_players)."""
-        raise NotImplementedError
+        return self._rewards
 
     def returns(self) -> np.ndarray:
         """Per-player sum of rewards since the start of the episode."""
-        raise NotImplementedError
+        return self._returns
 
     # -- views --------------------------------------------------------------------------------
     def observation(self, player: int) -> np.ndarray:

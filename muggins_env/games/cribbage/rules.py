@@ -167,7 +167,6 @@ class CribbageState(State):
         else:
             self._deal(self._parse_deal(deal))
 
-
     # -- dealing -------------------------------------------------------------------------------------
     def _parse_deal(self, deal: Mapping) -> dict:
         n, g = self.n, self.game
@@ -520,12 +519,6 @@ class CribbageState(State):
     # -- end and rewards ------------------------------------------------------------------------------
     def is_terminal(self) -> bool:
         return self.phase == OVER
-
-    def rewards(self) -> np.ndarray:
-        return self._rewards
-
-    def returns(self) -> np.ndarray:
-        return self._returns
 
     # -- views ----------------------------------------------------------------------------------------
     def observation(self, player: int) -> np.ndarray:

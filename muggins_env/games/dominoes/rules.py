@@ -218,7 +218,6 @@ class DominoesState(State):
         self._mask: np.ndarray | None = None  # the legal mask of the current decision, once built
         self._start_hand(self._parse_deal(deal) if deal is not None else None)
 
-
     # -- deals -------------------------------------------------------------------------------------
     def _parse_deal(self, deal: Mapping) -> tuple[list[list[int]], list[int]]:
         g, n = self.game, self.n
@@ -494,15 +493,6 @@ class DominoesState(State):
 
     def is_terminal(self) -> bool:
         return self.over
-
-    def is_truncated(self) -> bool:
-        return self.truncated
-
-    def rewards(self) -> np.ndarray:
-        return self._rewards
-
-    def returns(self) -> np.ndarray:
-        return self._returns
 
     # -- views -------------------------------------------------------------------------------------------
     def winners(self) -> list[int]:
