@@ -58,6 +58,8 @@ class KernelAECEnv(AECEnv):
         self._seed_rng: np.random.Generator | None = None
         self._state: State | None = None
         self._mask = self._no_mask
+        self._over = False
+        self._to_act: str | None = None  # the agent whose turn it is (None once the game is over)
         self._stamp = 0  # counts positions, so a lazily built info knows when it is stale
 
     # -- spaces ----------------------------------------------------------------------------------
@@ -90,6 +92,8 @@ class KernelAECEnv(AECEnv):
         self._idle_infos = {agent: {"action_mask": self._no_mask} for agent in self.agents}
         self.infos = dict(self._idle_infos)
         self._info_agent = None
+        self._over = False
+        self._to_act = None
         self._skip_agent_selection = None
         gained = self._skip_forced_moves() if self.skip_forced else None
         if gained is not None:
@@ -99,12 +103,12 @@ class KernelAECEnv(AECEnv):
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._over:  # every agent ends together: the dead steps that remove them
             self._was_dead_step(action)
             return
         state = self._state
-        if self._index[agent] != state.current_player():  # cannot happen through agent_iter
-            raise IllegalActionError(f"{agent} acted out of turn; it is player_{state.current_player()}'s turn")
+        if agent is not self._to_act:  # cannot happen through agent_iter
+            raise IllegalActionError(f"{agent} acted out of turn; it is {self._to_act}'s turn")
         state.apply(action)  # the game's apply validates (State.check_legal) and raises clearly
         gained = state.rewards()
         if self.skip_forced:
@@ -114,10 +118,7 @@ class KernelAECEnv(AECEnv):
         cumulative = self._cumulative_rewards
         cumulative[agent] = 0.0
         values = gained.tolist()
-        if len(self.rewards) != len(values):  # not reached: every agent is live until the end
-            self.rewards = {a: float(gained[i]) for a, i in self._index.items() if a in self.rewards}
-            self._accumulate_rewards()
-        elif any(values):
+        if any(values):
             self.rewards = rewards = dict(zip(self.possible_agents, map(float, values)))
             for a, r in rewards.items():  # PettingZoo's _accumulate_rewards, inlined
                 cumulative[a] += r
@@ -148,21 +149,29 @@ class KernelAECEnv(AECEnv):
             flags = self.truncations if state.is_truncated() else self.terminations
             for agent in self.agents:
                 flags[agent] = True
+            self._over = True
+            self._to_act = None
             self._mask = self._no_mask
             infos.update(self._idle_infos)
             self._info_agent = None
             if getattr(self, "agent_selection", None) not in self.agents:
                 self.agent_selection = self.agents[0]
             return
-        agent = self.possible_agents[state.current_player()]
-        self.agent_selection = agent
+        self.agent_selection = self._to_act = agent = self.possible_agents[state.current_player()]
         self._mask = mask = state.legal_actions_mask()
         previous = self._info_agent  # the only agent whose info is not the idle one
         if previous is not None:
             infos[previous] = self._idle_infos[previous]
         self._info_agent = agent
-        self._stamp += 1
-        infos[agent] = ReadableInfo(mask, self) if self.readable_infos else {"action_mask": mask}
+        if self.readable_infos:
+            self._stamp = stamp = self._stamp + 1
+            info = _new_info(ReadableInfo)
+            _set_item(info, "action_mask", mask)
+            info._env = self
+            info._stamp = stamp
+            infos[agent] = info
+        else:
+            infos[agent] = {"action_mask": mask}
 
     def readable_info(self) -> dict:
         """The readable keys of the agent to act's info: phase, legal moves as text, view."""
@@ -174,9 +183,13 @@ class KernelAECEnv(AECEnv):
 
     # -- views -----------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        i = self._index[agent]
-        mask = self._mask if agent == self.agent_selection and not self._state.is_terminal() else self._no_mask
-        return {"observation": self._state.observation(i), "action_mask": mask.copy()}
+        return {"observation": self._state.observation(self._index[agent]),
+                "action_mask": (self._mask if agent is self._to_act else self._no_mask).copy()}
+
+    def last(self, observe: bool = True) -> tuple:
+        agent = self.agent_selection  # PettingZoo's last(), without its per-call assert
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def state(self) -> dict:
         """The full state (hidden cards included), for centralised critics and debugging."""
@@ -258,6 +271,10 @@ class ReadableInfo(dict):
     def __reduce__(self):
         self._fill()
         return (dict, (dict(dict.items(self)),))
+
+
+_new_info = dict.__new__  # building a ReadableInfo without its __init__: one step's cost matters
+_set_item = dict.__setitem__
 
 
 def wrapped(raw_cls: type[KernelAECEnv]):

@@ -1,9 +1,11 @@
 """Speed work keeps behaviour identical (issue 8): the fast paths against straightforward
 reference implementations, on random games of every configuration.
 
-- cribbage: the observation (built from a per-player template of settled counts plus the
-  pieces that change every step) equals the observation built from scratch, piece by piece,
-  for every player at every decision, on clones and on re-dealt states too;
+- cribbage: the observation (an incrementally updated per-player view, over a template of
+  settled counts, plus the scalars that change every step) equals the observation built from
+  scratch, piece by piece, for every player at every decision, on clones and on re-dealt
+  states too, and when players are observed only now and then (views built late, or kept
+  up to date over many unobserved moves);
 - the adapter: per-step rewards, cumulative rewards, masks, infos and agent selection of
   ``raw_env`` equal what the kernel state says, step by step (the adapter only reports the
   state; its shortcuts for all-zero rewards and the one active info must not change that).
@@ -98,6 +100,29 @@ def test_cribbage_observation_equals_reference(options):
                 twin = state.clone() if rng.random() < 0.5 else state.resample_hidden(0, nrng)
                 for p in players:
                     np.testing.assert_array_equal(twin.observation(p), reference_cribbage_observation(twin, p))
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    assert checked > 300
+
+
+@pytest.mark.parametrize("options", [{"num_players": 2, "muggins": False}, {"num_players": 2},
+                                     {"num_players": 3}, {"num_players": 4}])
+def test_cribbage_observation_equals_reference_when_observed_now_and_then(options):
+    game = CribbageGame(**options)
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(10):
+        state = game.new_initial_state(seed=seed)
+        watched = rng.randrange(game.num_players)  # observed at every step: its view is kept updated
+        while True:
+            for p in range(game.num_players):
+                if p == watched or rng.random() < 0.1:
+                    np.testing.assert_array_equal(state.observation(p), reference_cribbage_observation(state, p))
+                    checked += 1
+            if rng.random() < 0.02:
+                state = state.clone()  # the game goes on in the clone, which rebuilds its views
             if state.is_terminal():
                 break
             legal = state.legal_actions()

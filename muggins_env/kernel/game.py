@@ -97,7 +97,8 @@ class State:
         raise NotImplementedError
 
     def legal_actions_mask(self) -> np.ndarray:
-        """int8 array of ``game.num_actions``: 1 where the action is legal for the player to act."""
+        """int8 array of ``game.num_actions``: 1 where the action is legal for the player to act.
+        It may be a shared read-only array (cached by the game): copy it before writing to it."""
         raise NotImplementedError
 
     def legal_actions(self) -> list[int]:

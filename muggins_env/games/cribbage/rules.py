@@ -22,6 +22,7 @@ Action indices (``Discrete(114)``, a contract):
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -64,6 +65,7 @@ _ANNOUNCE_MASK[ANNOUNCE:ANNOUNCE + MAX_COUNT + 1] = 1
 _RESPOND_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
 _RESPOND_MASK[[ACCEPT, OVERCOUNT]] = 1
 _RESPOND_MASK[MUGGINS + 1:MUGGINS + MAX_COUNT + 1] = 1
+_ANNOUNCE_MASK.flags.writeable = _RESPOND_MASK.flags.writeable = False  # returned as they are
 
 
 def _lowball_check(value: Any) -> str | None:
@@ -127,6 +129,7 @@ class CribbageGame(Game):
             self.observation_offsets[key] = off
             off += size
         self.observation_size = off
+        self.obs_at = SimpleNamespace(**self.observation_offsets)  # attribute access: cheaper per step
         self._zero_obs = np.zeros(off, dtype=np.float32)
 
     def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> CribbageState:
@@ -161,6 +164,7 @@ class CribbageState(State):
         self.deals = 0
         self.previous_shown: list[dict] = []  # the last deal's settled counts
         self._obs_templates: dict[int, tuple] = {}  # player -> ((deals, settled counts), template)
+        self._views: dict[int, np.ndarray] | None = None  # see observation()
         if deal is None:
             self.dealer = int(self.rng.integers(n))
             self._deal(None)
@@ -228,6 +232,7 @@ class CribbageState(State):
         self.phase = DISCARD
         self.player = (self.dealer + 1) % n  # lays away first; then clockwise
         self.deals += 1
+        self._views = None
 
     # -- scoring helpers ------------------------------------------------------------------------------
     def _peg(self, seat: int, points: int) -> bool:
@@ -243,6 +248,7 @@ class CribbageState(State):
         return False
 
     def _end(self, side: int) -> None:
+        self._views = None  # the end hides the play's go flags: rebuilt on the next observation
         self.winner_side = side
         self.phase = OVER
 
@@ -257,9 +263,9 @@ class CribbageState(State):
     def legal_actions_mask(self) -> np.ndarray:
         phase = self.phase
         if phase == ANNOUNCE_PHASE:
-            return _ANNOUNCE_MASK.copy()
+            return _ANNOUNCE_MASK
         if phase == RESPOND:
-            return _RESPOND_MASK.copy()
+            return _RESPOND_MASK
         mask = _EMPTY_MASK.copy()
         for a in self.legal_actions():  # at most 6: item writes beat building an index array
             mask[a] = 1
@@ -289,10 +295,12 @@ class CribbageState(State):
             self._play(a)
         elif phase == DISCARD:
             self._lay_away(a)
-        elif phase == ANNOUNCE_PHASE:
-            self._announce(a - ANNOUNCE)
         else:
-            self._respond(a)
+            self._views = None  # the show changes the review: rebuilt on the next observation
+            if phase == ANNOUNCE_PHASE:
+                self._announce(a - ANNOUNCE)
+            else:
+                self._respond(a)
         if self.phase != OVER and not (g.points_reward and any(gain)):
             self._rewards = self._zero  # read-only: most steps pay nothing
         else:
@@ -338,6 +346,12 @@ class CribbageState(State):
         self.hands[seat].remove(card)
         self.laid_away[seat].append(card)
         self.crib.append(card)
+        views = self._views
+        if views:
+            view = views.get(seat)
+            if view is not None:
+                view[card] = 0.0
+                view[self.game.obs_at.crib_discards + card] = 1.0
         if len(self.laid_away[seat]) < self.game.lay_away:
             return
         if len(self.crib) < 4:
@@ -346,6 +360,10 @@ class CribbageState(State):
         # everyone has laid away: cut the starter; his heels
         self.kept = [sorted(h) for h in self.hands]
         self.starter_cut = True
+        if views:
+            at = self.game.obs_at.starter + self.starter_card
+            for view in views.values():
+                view[at] = 1.0
         self.phase = PLAY
         self.player = (self.dealer + 1) % self.n
         if RANK_LIST[self.starter_card] == JACK and self._peg(self.dealer, 2):
@@ -354,10 +372,22 @@ class CribbageState(State):
     # -- the play -------------------------------------------------------------------------------------
     def _play(self, action: int) -> None:
         seat = self.player
+        views = self._views
         if action == GO:
             self.gone[seat] = True
+            if views:
+                n, at = self.n, self.game.obs_at.gone
+                for viewer, view in views.items():
+                    view[at + (seat - viewer) % n] = 1.0
             self._next_in_play(seat)
             return
+        if views:
+            n, o = self.n, self.game.obs_at
+            for viewer, view in views.items():
+                view[o.played + ((seat - viewer) % n) * 52 + action] = 1.0
+                view[o.series + action] = 1.0
+                if viewer == seat:
+                    view[action] = 0.0
         self.hands[seat].remove(action)
         self.played[seat].append(action)
         self.play_order.append((seat, action))
@@ -379,6 +409,14 @@ class CribbageState(State):
         self._next_in_play(seat)
 
     def _reset_series(self, last: int) -> None:
+        views = self._views
+        if views:
+            o = self.game.obs_at
+            series = [o.series + c for c in self.series]
+            gone = [o.gone + k for k in range(self.n)]
+            for view in views.values():
+                view.put(series, 0.0)
+                view.put(gone, 0.0)
         self.count = 0
         self.series = []
         self.series_ranks = []
@@ -411,6 +449,7 @@ class CribbageState(State):
 
     # -- the show ---------------------------------------------------------------------------------------
     def _start_show(self) -> None:
+        self._views = None  # the show: rebuilt on the next observation
         n = self.n
         self.show_queue = [((self.dealer + k) % n, False) for k in range(1, n + 1)] + [(self.dealer, True)]
         self.series, self.series_ranks, self.count = [], [], 0
@@ -521,98 +560,100 @@ class CribbageState(State):
         return self.phase == OVER
 
     # -- views ----------------------------------------------------------------------------------------
+    # Observations are incremental: each observed player's view (everything but the few
+    # scalars that change on most steps) is kept in ``_views`` and updated by the moves of the
+    # deal and the play; anything else (a new deal, the show) drops the views and the next
+    # observation rebuilds them. A kernel loop that never observes pays nothing for this.
     def observation(self, player: int) -> np.ndarray:
-        g, n = self.game, self.n
-        off = g.observation_offsets
+        views = self._views
+        if views is None:
+            views = self._views = {}
+        view = views.get(player)
+        if view is None:
+            view = views[player] = self._view(player)
+        obs = view.copy()
+        g, n, o = self.game, self.n, self.game.obs_at
+        phase = self.phase
+        if phase != OVER:
+            obs[o.to_act + (self.current_player() - player) % n] = 1.0
+        obs[o.phase + phase] = 1.0
+        if self.count:
+            obs[o.count] = self.count / 31
+        rv = self.review
+        if rv is not None:
+            if rv["announced"] is not None:
+                obs[o.announced] = rv["announced"] / MAX_COUNT
+            obs[o.accepted] = rv["asked"] / n
+        own, sides, target = g.teams[player], g.num_sides, g.target
+        at = o.scores
+        for side, score in enumerate(self.scores):
+            if score:
+                obs[at + (side - own) % sides] = min(score, target) / target
+        return obs
+
+    def _view(self, player: int) -> np.ndarray:
+        """``player``'s observation without the per-step scalars (to act, phase, count,
+        announcement, acceptances, scores), built from scratch."""
+        n, o = self.n, self.game.obs_at
         # what changes only when a count settles or a deal begins (the dealer, this and the
         # previous deal's settled counts, the crib once shown) comes from a per-player template
         key = (self.deals, len(self.shown))
         cached = self._obs_templates.get(player)
         if cached is None or cached[0] != key:
             cached = self._obs_templates[player] = (key, self._obs_template(player))
-        # every one-hot piece written as a byte, turned into floats at once (none of them
-        # overlaps a template entry: the sum is the union)
-        ones = bytearray(g.observation_size)
-        for c in self.hands[player]:  # the "hand" piece is at offset 0
-            ones[c] = 1
-        o = off["crib_discards"]
-        for c in self.laid_away[player]:
-            ones[o + c] = 1
+        ones = list(self.hands[player])  # the "hand" piece is at offset 0
+        ones += [o.crib_discards + c for c in self.laid_away[player]]
         if self.starter_cut:
-            ones[off["starter"] + self.starter_card] = 1
-        base = off["played"]
+            ones.append(o.starter + self.starter_card)
         for seat in range(n):
-            o = base + ((seat - player) % n) * 52
-            for c in self.played[seat]:
-                ones[o + c] = 1
-        o = off["series"]
-        for c in self.series:
-            ones[o + c] = 1
-        phase = self.phase
-        if phase == PLAY:
-            o = off["gone"]
-            for seat, gone in enumerate(self.gone):
-                if gone:
-                    ones[o + (seat - player) % n] = 1
-        if phase != OVER:
-            ones[off["to_act"] + (self.current_player() - player) % n] = 1
-        ones[off["phase"] + phase] = 1
+            at = o.played + ((seat - player) % n) * 52
+            ones += [at + c for c in self.played[seat]]
+        ones += [o.series + c for c in self.series]
+        if self.phase == PLAY:
+            ones += [o.gone + (seat - player) % n for seat in range(n) if self.gone[seat]]
         rv = self.review
         if rv is not None:
-            o = off["counted"]
-            for c in rv["cards"]:
-                ones[o + c] = 1
-            ones[off["counter"] + (rv["counter"] - player) % n] = 1
+            ones += [o.counted + c for c in rv["cards"]]
+            ones.append(o.counter + (rv["counter"] - player) % n)
             if rv["is_crib"]:  # the crib is face up while it is counted
-                ones[off["is_crib"]] = 1
-                o = off["crib"]
-                for c in rv["cards"]:
-                    ones[o + c] = 1
-        obs = np.frombuffer(ones, np.uint8).astype(np.float32)
-        obs += cached[1]
-        if rv is not None:
-            if rv["announced"] is not None:
-                obs[off["announced"]] = rv["announced"] / MAX_COUNT
-            obs[off["accepted"]] = rv["asked"] / n
-        if self.count:
-            obs[off["count"]] = self.count / 31
-        own, sides, target = g.teams[player], g.num_sides, g.target
-        o = off["scores"]
-        for side, score in enumerate(self.scores):
-            if score:
-                obs[o + (side - own) % sides] = min(score, target) / target
-        return obs
+                ones.append(o.is_crib)
+                ones += [o.crib + c for c in rv["cards"]]
+        view = cached[1].copy()  # none of the ones overlaps a template entry
+        view.put(ones, 1.0)
+        return view
 
     def _obs_template(self, player: int) -> np.ndarray:
         """The observation pieces that change only when a count settles or a deal begins."""
-        g = self.game
-        off = g.observation_offsets
-        obs = g._zero_obs.copy()
-        ones = [off["dealer"] + (self.dealer - player) % self.n]
+        o = self.game.obs_at
+        at: list[int] = [o.dealer + (self.dealer - player) % self.n]
+        values: list[float] = [1.0]
         if self.shown:
-            self._write_shown(obs, ones, player, self.shown, off["shown_totals"], off["shown_announced"],
-                              off["shown_breakdown"], off["crib"])
+            self._write_shown(at, values, player, self.shown, o.shown_totals, o.shown_announced,
+                              o.shown_breakdown, o.crib)
         if self.previous_shown:
-            self._write_shown(obs, ones, player, self.previous_shown, off["previous_shown_totals"],
-                              off["previous_shown_announced"], off["previous_shown_breakdown"],
-                              off["previous_crib"])
-        obs[ones] = 1
-        obs.flags.writeable = False  # shared by clones: never written again
+            self._write_shown(at, values, player, self.previous_shown, o.previous_shown_totals,
+                              o.previous_shown_announced, o.previous_shown_breakdown, o.previous_crib)
+        obs = self.game._zero_obs.copy()
+        obs.put(at, values)
+        obs.flags.writeable = False  # shared by clones: never written again (copied before use)
         return obs
 
-    def _write_shown(self, obs: np.ndarray, ones: list[int], player: int, shown: list[dict], o_total: int,
-                     o_announced: int, o_parts: int, o_crib: int) -> None:
+    def _write_shown(self, at: list[int], values: list[float], player: int, shown: list[dict],
+                     o_total: int, o_announced: int, o_parts: int, o_crib: int) -> None:
         """Settled counts: total, announcement and scaled breakdown in the slot of the counter
-        (relative seat; the crib in slot n), and the crib's cards."""
+        (relative seat; the crib in slot n), and the crib's cards (as indices and values)."""
         n = self.n
         for done in shown:
             slot = n if done["is_crib"] else (done["counter"] - player) % n
             total, announced, parts = done["obs_values"]
-            obs[o_total + slot] = total
-            obs[o_announced + slot] = announced
-            obs[o_parts + slot * 5:o_parts + slot * 5 + 5] = parts
+            first = o_parts + slot * 5
+            at += [o_total + slot, o_announced + slot, first, first + 1, first + 2, first + 3, first + 4]
+            values.append(total)
+            values.append(announced)
+            values += parts
             if done["is_crib"]:
-                ones += [o_crib + c for c in done["cards"]]
+                at += [o_crib + c for c in done["cards"]]
+                values += [1.0] * len(done["cards"])
 
     def phase_name(self) -> str:
         return PHASE_NAMES[self.phase]
@@ -709,6 +750,7 @@ class CribbageState(State):
         c.show_queue = list(self.show_queue)
         c.shown = list(self.shown)  # settled entries are never mutated
         c._obs_templates = dict(self._obs_templates)  # read-only arrays, keyed by what they show
+        c._views = None  # rebuilt by the clone's first observation
         if self.review is not None:
             c.review = dict(self.review)
             c.review["responders"] = list(self.review["responders"])
