@@ -18,6 +18,9 @@ from typing import Any
 
 import numpy as np
 
+from .base import player_view
+from .features import make_features
+
 ACTIVATIONS = {
     "tanh": np.tanh,
     "relu": lambda x: np.maximum(x, 0.0),
@@ -30,12 +33,13 @@ class NumpyPolicy:
     """The actor of a MaskablePPO MlpPolicy: ``layers`` of (W, b) then the action head."""
 
     def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], head: tuple[np.ndarray, np.ndarray],
-                 activation: str = "tanh") -> None:
+                 activation: str = "tanh", features: str | None = None) -> None:
         if activation not in ACTIVATIONS:
             raise ValueError(f"activation {activation!r} is not supported; allowed: {', '.join(ACTIVATIONS)}")
         self.layers = [(np.ascontiguousarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
         self.head = (np.ascontiguousarray(head[0], np.float32), np.asarray(head[1], np.float32))
         self.activation = activation
+        self.features = None if features in (None, "none") else str(features)  # derived features it expects
         self._act = ACTIVATIONS[activation]
         self.obs_size = self.layers[0][0].shape[1] if self.layers else self.head[0].shape[1]
         self.num_actions = self.head[0].shape[0]
@@ -84,6 +88,8 @@ class NumpyPolicy:
     # -- persistence -------------------------------------------------------------------------------
     def to_arrays(self) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {"activation": np.array(self.activation)}
+        if self.features:
+            out["features"] = np.array(self.features)
         for i, (w, b) in enumerate(self.layers):
             out[f"w{i}"], out[f"b{i}"] = w, b
         out["head_w"], out["head_b"] = self.head
@@ -93,7 +99,8 @@ class NumpyPolicy:
     def from_arrays(cls, arrays: dict[str, np.ndarray]) -> NumpyPolicy:
         n = sum(1 for k in arrays if k.startswith("w"))
         layers = [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(n)]
-        return cls(layers, (arrays["head_w"], arrays["head_b"]), str(arrays["activation"]))
+        features = str(arrays["features"]) if "features" in arrays else None
+        return cls(layers, (arrays["head_w"], arrays["head_b"]), str(arrays["activation"]), features)
 
     def save(self, path: str | os.PathLike) -> None:
         np.savez(path, **self.to_arrays())
@@ -106,17 +113,25 @@ class NumpyPolicy:
 
 class PPOAgent:
     """An agent playing a trained policy: the most probable legal action (``deterministic``,
-    the default) or a sample from the masked distribution."""
+    the default) or a sample from the masked distribution. A policy trained with derived
+    features (``agents.features``) gets them appended to the observation, computed from the
+    player's readable view in ``info``."""
 
-    needs_info = False
-
-    def __init__(self, policy: NumpyPolicy, deterministic: bool = True, name: str = "ppo") -> None:
+    def __init__(self, policy: NumpyPolicy, deterministic: bool = True, name: str = "ppo",
+                 features: Any = None) -> None:
         self.policy = policy
         self.deterministic = deterministic
         self.name = name
+        self.features = features
+        self.needs_info = features is not None
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator,
             info: dict | None = None) -> int:
+        if self.features is not None:
+            if not info:
+                raise ValueError(f"{self.name} was trained with derived features: it needs the player's "
+                                 "readable view in info")
+            observation = np.concatenate([observation, self.features(player_view(info), action_mask)])
         return self.policy.act(observation, action_mask, rng, self.deterministic)
 
     def __repr__(self) -> str:
@@ -167,14 +182,19 @@ def load_ppo_agent(path: str | os.PathLike, game_id: str, options: dict | None =
     policy = load_policy(path)
     game = game_class(game_id)(**{k: v for k, v in (options or {}).items()
                                  if k not in ("skip_forced", "render_mode", "readable_infos")})
-    if policy.obs_size != game.observation_size or policy.num_actions != game.num_actions:
+    if policy.features is None:  # a .zip without its .npz: the run's config says
+        policy.features = ((model_card(path) or {}).get("config") or {}).get("features")
+        policy.features = None if policy.features in (None, "none") else policy.features
+    features = make_features(policy.features, game_id, game)
+    extra = features.size if features is not None else 0
+    if policy.obs_size != game.observation_size + extra or policy.num_actions != game.num_actions:
         card = model_card(path) or {}
         trained = f" (trained on {card.get('game')} {card.get('env_options')})" if card else ""
         raise ValueError(
             f"PPO model {str(path)!r}{trained} expects observations of {policy.obs_size} and "
             f"{policy.num_actions} actions, but {game_id} with options {options or {}} has "
-            f"{game.observation_size} and {game.num_actions}")
+            f"{game.observation_size + extra} (features: {policy.features or 'none'}) and {game.num_actions}")
     card = model_card(path)
     if card and card.get("game") not in (None, game_id):
         raise ValueError(f"PPO model {str(path)!r} was trained on {card['game']}, not {game_id}")
-    return PPOAgent(policy, deterministic=deterministic, name=f"ppo:{path}")
+    return PPOAgent(policy, deterministic=deterministic, name=f"ppo:{path}", features=features)

@@ -137,6 +137,9 @@ class SeatEnv(gym.Env):
     (one drawn per episode for the whole table), or None for uniform random opponents. ``skip_forced``: apply every decision
     that has a single legal action automatically (the learner's too). ``reward_scale``
     multiplies every reward ``step`` returns (e.g. chips or points into roughly [-1, 1]).
+    ``features``: None, or a callable ``(view, mask) -> float32[features.size]`` whose output is
+    appended to the learner's observation (``muggins_env.agents.features``: computed from the
+    learner's readable view only).
     """
 
     metadata: ClassVar[dict] = {"render_modes": ["ansi"]}
@@ -144,7 +147,7 @@ class SeatEnv(gym.Env):
     def __init__(self, game: Game | str, env_options: dict | None = None, *, seat: int | None = None,
                  opponents: OpponentSampler | Agent | None = None, skip_forced: bool = True,
                  seed: int | None = None, render_mode: str | None = None,
-                 skip_decisionless: bool = True, reward_scale: float = 1.0) -> None:
+                 skip_decisionless: bool = True, reward_scale: float = 1.0, features: Any = None) -> None:
         super().__init__()
         self.game = _game_of(game, env_options)
         n = self.game.num_players
@@ -169,8 +172,14 @@ class SeatEnv(gym.Env):
             raise ValueError(f"opponents={opponents!r} is not allowed; allowed: None, an agent spec or a list "
                              "of specs, an agent, or a sampler (rng, learner, n) -> {seat: agent}")
         self.sample_opponents: OpponentSampler = opponents
-        self.observation_space = spaces.Box(self.game.observation_low, self.game.observation_high,
-                                            (self.game.observation_size,), np.float32)
+        self.features = features
+        extra = int(features.size) if features is not None else 0
+        low, high = self.game.observation_low, self.game.observation_high
+        if extra:  # derived features are scaled into [0, 1] too
+            size = self.game.observation_size
+            low = np.concatenate([np.broadcast_to(np.asarray(low, np.float32), (size,)), np.zeros(extra, np.float32)])
+            high = np.concatenate([np.broadcast_to(np.asarray(high, np.float32), (size,)), np.ones(extra, np.float32)])
+        self.observation_space = spaces.Box(low, high, (self.game.observation_size + extra,), np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._rng = np.random.default_rng(seed)
         self.state: State | None = None
@@ -205,7 +214,7 @@ class SeatEnv(gym.Env):
         else:
             raise RuntimeError(f"{MAX_SKIPPED_IN_A_ROW} episodes in a row ended before the learner "
                                f"(seat {self.learner}) had a decision; use skip_decisionless=False")
-        return self.state.observation(self.learner), self._info()
+        return self._observe(), self._info()
 
     def step(self, action):
         state = self.state
@@ -221,7 +230,7 @@ class SeatEnv(gym.Env):
         self.episode_return += reward
         terminated = state.is_terminal() and not state.is_truncated()
         truncated = state.is_terminal() and state.is_truncated()
-        return state.observation(self.learner), reward, terminated, truncated, self._info()
+        return self._observe(), reward, terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner now (all zeros once the episode is over)."""
@@ -275,6 +284,13 @@ class SeatEnv(gym.Env):
             state.apply(action)  # validated by the game (an agent's illegal move raises clearly)
             total += float(state.rewards()[learner])
         return total
+
+    def _observe(self) -> np.ndarray:
+        obs = self.state.observation(self.learner)
+        if self.features is None:
+            return obs
+        mask = self.action_masks().astype(np.int8)
+        return np.concatenate([obs, self.features(self.state.public_view(self.learner), mask)])
 
     def _info(self) -> dict:
         info: dict[str, Any] = {"seat": self.learner}

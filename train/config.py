@@ -28,6 +28,7 @@ DEFAULTS: dict[str, Any] = {
     "seat": "random",  # the learner's seat: "random" each episode, or a seat index
     "seed": 0,
     "torch_threads": 1,  # 1: on a 2-core machine more threads spin against the env stepping (20x slower)
+    "features": "none",  # "derived": append the arithmetic of the player's view (agents/features.py)
     "opponents": {  # relative weights of the opponent kinds, drawn per episode
         "random": 0.25,
         "heuristic": 0.25,
@@ -149,6 +150,7 @@ SCHEMA: dict[str, Any] = {
     "seat": _seat,
     "seed": _num(0, integer=True),
     "torch_threads": _num(1, 256, integer=True),
+    "features": _choice("none", "derived"),
     "opponents": {
         "random": _num(0),
         "heuristic": _num(0),

@@ -56,7 +56,8 @@ def duplicate_match(agent: Any, opponent_spec: str, game_id: str, options: dict,
             ret = env.pending_reward
             done = env.state.is_terminal()
             while not done:
-                a = agent.act(obs, env.action_masks().astype(np.int8), rng)
+                info = env.state.public_view(env.learner) if getattr(agent, "needs_info", False) else None
+                a = agent.act(obs, env.action_masks().astype(np.int8), rng, info)
                 obs, r, term, trunc, _ = env.step(a)
                 ret += r
                 done = term or trunc

@@ -17,6 +17,8 @@ from collections import deque
 from typing import Any
 
 import numpy as np
+from muggins_env.agents import make_game
+from muggins_env.agents.features import make_features
 from muggins_env.agents.ppo import NumpyPolicy, PPOAgent
 
 from muggins_env.wrappers import UniformRandomAgent, make_spec_agent
@@ -72,7 +74,9 @@ class OpponentPool:
     def add_snapshot(self, policy: NumpyPolicy | dict, step: int) -> None:
         if isinstance(policy, dict):
             policy = NumpyPolicy.from_arrays(policy)
-        agent = PPOAgent(policy, deterministic=self.deterministic_snapshots, name=f"self@{step}")
+        features = make_features(policy.features, self.game_id, make_game(self.game_id, self.options))
+        agent = PPOAgent(policy, deterministic=self.deterministic_snapshots, name=f"self@{step}",
+                         features=features)
         self.snapshots.append((int(step), agent))
 
     def snapshot_steps(self) -> list[int]:

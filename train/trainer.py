@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from muggins_env.agents import make_game
+from muggins_env.agents.features import make_features
 from muggins_env.agents.ppo import NumpyPolicy, PPOAgent
 
 from muggins_env.wrappers import BatchedSeatVecEnv, SeatEnv
@@ -56,9 +58,9 @@ def _make_env_fn(cfg: dict, pool: Any, seed: int, i: int):
     seat = None if cfg["seat"] == "random" else cfg["seat"]
 
     def make():
-        return SeatEnv(cfg["game"], cfg["env_options"], seat=seat, opponents=pool,
-                       skip_forced=cfg["skip_forced"], seed=seed * 1000 + i,
-                       reward_scale=cfg["reward_scale"])
+        game = make_game(cfg["game"], cfg["env_options"])
+        return SeatEnv(game, seat=seat, opponents=pool, skip_forced=cfg["skip_forced"], seed=seed * 1000 + i,
+                       reward_scale=cfg["reward_scale"], features=make_features(cfg["features"], cfg["game"], game))
 
     return make
 
@@ -114,7 +116,7 @@ def _callbacks(cfg: dict, pool: OpponentPool, venv: Any, out: Path, in_process: 
             self.next_ckpt = (t // ce + 1) * ce if ce else None
 
         def snapshot(self) -> None:
-            policy = NumpyPolicy.from_sb3(self.model.policy)
+            policy = _policy_of(self.model, cfg)
             step = self.model.num_timesteps
             policy.save(out / "snapshots" / f"step_{step}.npz")
             if in_process:
@@ -138,7 +140,7 @@ def _callbacks(cfg: dict, pool: OpponentPool, venv: Any, out: Path, in_process: 
                 self.snapshot()
                 self.next_snapshot = t + cfg["self_play"]["snapshot_every"]
             if self.next_ckpt is not None and t >= self.next_ckpt:
-                save_model(self.model, out / "checkpoints" / f"step_{t}")
+                save_model(self.model, out / "checkpoints" / f"step_{t}", cfg)
                 self.next_ckpt = t + cfg["checkpoint_every"]
             for info, done in zip(self.locals.get("infos", []), self.locals.get("dones", [])):
                 if done and "episode" in info:
@@ -156,10 +158,17 @@ def _callbacks(cfg: dict, pool: OpponentPool, venv: Any, out: Path, in_process: 
     return SelfPlayAndCheckpoints()
 
 
-def save_model(model: Any, stem: Path) -> Path:
+def _policy_of(model: Any, cfg: dict) -> NumpyPolicy:
+    """The numpy actor of ``model``, recording the derived features it was trained with."""
+    policy = NumpyPolicy.from_sb3(model.policy)
+    policy.features = None if cfg.get("features", "none") == "none" else cfg["features"]
+    return policy
+
+
+def save_model(model: Any, stem: Path, cfg: dict | None = None) -> Path:
     stem.parent.mkdir(parents=True, exist_ok=True)
     model.save(str(stem) + ".zip")
-    NumpyPolicy.from_sb3(model.policy).save(str(stem) + ".npz")
+    _policy_of(model, cfg or {}).save(str(stem) + ".npz")
     return Path(str(stem) + ".zip")
 
 
@@ -214,7 +223,7 @@ def train(cfg: dict, out: str | Path, seed: int | None = None, resume: str | Pat
         model.learn(total_timesteps=remaining, callback=_callbacks(cfg, pool, venv, out, in_process),
                     progress_bar=progress_bar, reset_num_timesteps=resume is None, tb_log_name="ppo")
     train_seconds = time.perf_counter() - t0
-    save_model(model, out / "model")
+    save_model(model, out / "model", cfg)
     venv.close()
     card: dict[str, Any] = {
         "game": cfg["game"], "env_options": cfg["env_options"], "skip_forced": cfg["skip_forced"],
@@ -229,7 +238,9 @@ def train(cfg: dict, out: str | Path, seed: int | None = None, resume: str | Pat
                     "torch_threads": cfg["torch_threads"]},
     }
     if evaluate_at_end and cfg["eval"]["deals"] > 0:
-        agent = PPOAgent(NumpyPolicy.from_sb3(model.policy), deterministic=True)
+        policy = _policy_of(model, cfg)
+        agent = PPOAgent(policy, deterministic=True,
+                         features=make_features(policy.features, cfg["game"], make_game(cfg["game"], cfg["env_options"])))
         opts = {**cfg["env_options"], **cfg["eval"]["env_options"]}
         rows = evaluate(agent, cfg["game"], opts, cfg["eval"]["opponents"], cfg["eval"]["deals"],
                         cfg["skip_forced"], seed=seed + 777)

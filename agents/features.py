@@ -1,0 +1,145 @@
+"""Derived features: the arithmetic a player does in their head, appended to the observation
+of a learning agent (training config ``features: derived``).
+
+A policy network finds exact counting hard: a cribbage hand's true total, a domino play's
+score, whether a card went to a correct pile are functions of what the player sees, but a
+small MLP fitted by PPO learns them only roughly, and every wrong announcement or missed
+"Muggins!" is punished by an opponent who counts exactly. These features give the results of
+that arithmetic, computed only from the player's readable view (``state.public_view(p)``,
+what the player may know), never from hidden cards. They contain no strategy: which card to
+lay away, which tile to play, which pile to choose is still the policy's to learn.
+
+``derived_features(game_id, game)`` returns a ``Features`` (``size``, ``__call__(view, mask)
+-> float32[size]``), or None for a game without any (Michigan has no counting to do).
+The environments' own observations never include them: they are the agent's choice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..kernel.cards import RANK_LIST
+
+#: the names a training config may give under ``features``
+FEATURE_SETS = ("none", "derived")
+
+
+class Features:
+    """A feature function with its size; ``name`` is what a saved policy records."""
+
+    name = "derived"
+    size = 0
+
+    def __call__(self, view: dict, mask: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+
+class CribbageFeatures(Features):
+    """[true total of the count under review, one-hot 0..29] [points the announcement missed,
+    one-hot 0..29] [the announcement is too high] [points each card of the hand scores if laid
+    now in the play, by card id, / 12]."""
+
+    size = 30 + 30 + 1 + 52
+
+    def __call__(self, view: dict, mask: np.ndarray) -> np.ndarray:
+        from ..games.cribbage.scoring import fast_score, play_points_fast
+
+        out = np.zeros(self.size, np.float32)
+        rv = view.get("review")
+        if rv is not None and view.get("starter") is not None:
+            true = fast_score(list(rv["cards"]), int(view["starter"]), bool(rv["is_crib"]))
+            out[min(true, 29)] = 1.0
+            said = rv.get("announced")
+            if said is not None:
+                if true > said:
+                    out[30 + min(true - said, 29)] = 1.0
+                elif said > true:
+                    out[60] = 1.0
+        if view.get("phase") == "play":
+            ranks = [RANK_LIST[c] for c in view["series"]]
+            count = view["count"]
+            for c in view["hand"]:
+                value = min(RANK_LIST[c], 10)
+                if count + value <= 31:
+                    out[61 + c] = play_points_fast(ranks + [RANK_LIST[c]], count + value) / 12.0
+        return out
+
+
+class DominoesFeatures(Features):
+    """[true score of the count on the table, one-hot 0..max_announcement] [the announcement
+    under review is wrong] [points each play action scores at once, / max_announcement]."""
+
+    def __init__(self, game: Any) -> None:
+        from .heuristic_dominoes import DominoesHeuristic
+
+        self.game = game
+        self._layouts = DominoesHeuristic(game)  # replays the public plays (incrementally)
+        self.max_announcement = game.max_announcement
+        self.num_plays = game.PASS
+        self.size = self.max_announcement + 1 + 1 + self.num_plays
+
+    def __call__(self, view: dict, mask: np.ndarray) -> np.ndarray:
+        g = self.game
+        out = np.zeros(self.size, np.float32)
+        k = self.max_announcement + 1
+        phase = view.get("phase")
+        if phase in ("announce", "respond"):
+            true = g.score_table[view["count"]]
+            out[min(true, self.max_announcement)] = 1.0
+            rv = view.get("review")
+            if rv is not None and rv.get("announced") is not None and rv["announced"] != true:
+                out[k] = 1.0
+        elif phase == "play":
+            legal = [a for a in np.flatnonzero(mask) if a < self.num_plays]
+            if legal:
+                scale = max(1, self.max_announcement)
+                for (score, _, _), a in self._layouts._play_keys(view, legal):
+                    if a < self.num_plays and score > 0:
+                        out[k + 1 + a] = score / scale
+        return out
+
+
+class MugginsCardsFeatures(Features):
+    """[each action is a correct placement of the card in play (the rules' destinations from
+    the visible tops), by action] [the placement under review is a mistake]."""
+
+    def __init__(self, game: Any) -> None:
+        self.num_actions = game.num_actions
+        self.size = self.num_actions + 1
+
+    def __call__(self, view: dict, mask: np.ndarray) -> np.ndarray:
+        from .heuristic_muggins_cards import correct_destinations
+
+        out = np.zeros(self.size, np.float32)
+        commons, tops = list(view["commons"]), list(view["discard_tops"])
+        rv = view.get("review")
+        if rv is not None:
+            correct = correct_destinations(rv["card"], rv["placer"], commons, tops)
+            if rv["action"] not in correct:
+                out[self.num_actions] = 1.0
+        elif view.get("card_in_play", -1) is not None and view.get("card_in_play", -1) >= 0:
+            for a in correct_destinations(view["card_in_play"], view["seat"], commons, tops):
+                out[a] = 1.0
+        return out
+
+
+def derived_features(game_id: str, game: Any) -> Features | None:
+    """The derived features of ``game_id`` (None: the game has none)."""
+    if game_id == "cribbage_v0":
+        return CribbageFeatures()
+    if game_id == "muggins_dominoes_v0":
+        return DominoesFeatures(game)
+    if game_id == "muggins_cards_v0":
+        return MugginsCardsFeatures(game)
+    return None
+
+
+def make_features(name: str | None, game_id: str, game: Any) -> Features | None:
+    """Features by config name (``none``/None or ``derived``), with a clear error otherwise."""
+    if name in (None, "none"):
+        return None
+    if name != "derived":
+        raise ValueError(f"features={name!r} is not allowed; allowed: {', '.join(FEATURE_SETS)}")
+    return derived_features(game_id, game)

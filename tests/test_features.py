@@ -1,0 +1,167 @@
+"""Derived features (agents/features.py, training config ``features: derived``): each feature
+equals what the rules engine itself computes (the kernel is the oracle), they are built from
+the player's view only (a re-deal of the hidden cards leaves them unchanged), and they flow
+through the seat env, saved policies and the PPO agent."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from muggins_env.agents import make_game
+from muggins_env.agents.features import derived_features, make_features
+from muggins_env.agents.ppo import NumpyPolicy, load_ppo_agent
+from muggins_env.train.config import ConfigError, load_config
+
+from muggins_env.wrappers import SeatEnv
+
+
+def _play(game_id: str, options: dict, seeds: range, on_decision) -> int:
+    """Random play; ``on_decision(state, player, features)`` at every decision."""
+    game = make_game(game_id, options)
+    feats = derived_features(game_id, game)
+    rng = random.Random(0)
+    seen = 0
+    for seed in seeds:
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            p = state.current_player()
+            on_decision(state, p, feats(state.public_view(p), state.legal_actions_mask()))
+            seen += 1
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    return seen
+
+
+def test_cribbage_features_give_the_kernel_true_count_and_misses():
+    counts = {"announce": 0, "respond": 0, "play": 0}
+
+    def check(state, p, f):
+        phase = state.phase_name()
+        rv = state.review
+        if phase in ("announce", "respond"):
+            assert f[:30].sum() == 1 and f[rv["true"]] == 1
+            counts[phase] += 1
+        else:
+            assert not f[:61].any()
+        if phase == "respond":
+            missed = rv["true"] - rv["announced"]
+            assert f[30:60].sum() == (1 if missed > 0 else 0)
+            if missed > 0:
+                assert f[30 + missed] == 1
+            assert f[60] == (1 if missed < 0 else 0)
+        if phase == "play":
+            # a card scores at once only if it is legal; a scoring card shows its points / 12
+            legal = set(state.legal_actions())
+            for c in range(52):
+                if f[61 + c] > 0:
+                    assert c in legal
+                    twin = state.clone()
+                    before = twin.scores[twin.game.teams[p]]
+                    twin.apply(c)
+                    got = twin.scores[twin.game.teams[p]] - before
+                    # the last card of the play also scores its go point: at least the play points
+                    assert got >= round(f[61 + c] * 12)
+            counts["play"] += 1
+
+    _play("cribbage_v0", {"num_players": 2}, range(4), check)
+    assert all(v > 10 for v in counts.values()), counts
+
+
+def test_dominoes_features_give_the_kernel_true_score_and_wrong_announcements():
+    counts = {"announce": 0, "respond": 0}
+
+    def check(state, p, f):
+        phase = state.phase_name()
+        g = state.game
+        k = g.max_announcement + 1
+        if phase in ("announce", "respond"):
+            assert f[:k].sum() == 1 and f[state.true_score] == 1
+            counts[phase] += 1
+        if phase == "respond":
+            assert f[k] == (1 if state.review[1] != state.true_score else 0)
+        if phase == "play":
+            assert not f[:k + 1].any()
+            legal = state.legal_actions()
+            assert set(np.flatnonzero(f[k + 1:])) <= set(legal)
+            for a in legal:
+                if a < g.PASS:  # every play: the feature is the score the kernel gives it
+                    twin = state.clone()
+                    twin.apply(int(a))
+                    scored = twin.true_score if twin.phase_name() != "play" else 0
+                    assert scored == round(f[k + 1 + a] * g.max_announcement), (a, scored)
+
+    _play("muggins_dominoes_v0", {"num_players": 2}, range(3), check)
+    assert all(v > 10 for v in counts.values()), counts
+
+
+def test_card_muggins_features_mark_the_rules_destinations_and_mistakes():
+    counts = {"place": 0, "call": 0}
+
+    def check_default(state, p, f):  # without mistakes the legal actions ARE the rules' destinations
+        if state.phase_name() == "place":
+            assert np.array_equal(np.flatnonzero(f[:-1]), state.legal_actions())
+            counts["place"] += 1
+
+    def check_mistakes(state, p, f):
+        if state.phase_name() == "call":
+            assert f[-1] == (0 if state.review[2] else 1)  # the kernel's verdict on the placement
+            counts["call"] += 1
+
+    _play("muggins_cards_v0", {"num_players": 4}, range(3), check_default)
+    _play("muggins_cards_v0", {"num_players": 4, "mistakes": True}, range(3), check_mistakes)
+    assert all(v > 10 for v in counts.values()), counts
+
+
+@pytest.mark.parametrize("game_id,options", [("cribbage_v0", {"num_players": 2}),
+                                             ("muggins_dominoes_v0", {"num_players": 2}),
+                                             ("muggins_cards_v0", {"num_players": 4, "mistakes": True})])
+def test_features_do_not_depend_on_hidden_cards(game_id, options):
+    nrng = np.random.default_rng(0)
+
+    def check(state, p, f):
+        twin = state.resample_hidden(p, nrng)
+        g = derived_features(game_id, state.game)
+        np.testing.assert_array_equal(g(twin.public_view(p), twin.legal_actions_mask()), f)
+
+    assert _play(game_id, options, range(2), check) > 50
+
+
+def test_michigan_has_no_derived_features_and_bad_names_are_rejected():
+    assert derived_features("michigan_v0", make_game("michigan_v0", {})) is None
+    with pytest.raises(ValueError, match="features='bogus'.*none, derived"):
+        make_features("bogus", "cribbage_v0", make_game("cribbage_v0", {}))
+    with pytest.raises(ConfigError, match="features"):
+        load_config(game="cribbage_v0", preset="quick", overrides={"features": "bogus"})
+
+
+def test_seat_env_appends_features_and_ppo_agent_round_trip(tmp_path):
+    game = make_game("cribbage_v0", {"num_players": 2})
+    feats = derived_features("cribbage_v0", game)
+    env = SeatEnv(game, opponents="heuristic", seed=1, features=feats)
+    obs, _ = env.reset(seed=3)
+    size = game.observation_size
+    assert obs.shape == (size + feats.size,) and env.observation_space.contains(obs)
+    np.testing.assert_array_equal(obs[:size], env.state.observation(env.learner))
+    mask = env.action_masks().astype(np.int8)
+    np.testing.assert_array_equal(obs[size:], feats(env.state.public_view(env.learner), mask))
+    # a policy over the longer observation, saved with its feature name, loads as an agent
+    rng = np.random.default_rng(0)
+    hidden = 8
+    policy = NumpyPolicy([(rng.normal(size=(hidden, size + feats.size)), np.zeros(hidden))],
+                         (rng.normal(size=(game.num_actions, hidden)), np.zeros(game.num_actions)),
+                         features="derived")
+    policy.save(tmp_path / "model.npz")
+    agent = load_ppo_agent(tmp_path, "cribbage_v0", {"num_players": 2})
+    assert agent.needs_info and agent.features is not None
+    state = game.new_initial_state(seed=5)
+    p = state.current_player()
+    a = agent.act(state.observation(p), state.legal_actions_mask(), rng, {"view": state.public_view(p)})
+    assert a in state.legal_actions()
+    with pytest.raises(ValueError, match="derived features"):
+        agent.act(state.observation(p), state.legal_actions_mask(), rng, None)
+    # the same weights saved without the feature name do not fit the game's observation
+    NumpyPolicy(policy.layers, policy.head).save(tmp_path / "plain.npz")
+    with pytest.raises(ValueError, match="expects observations"):
+        load_ppo_agent(tmp_path / "plain.npz", "cribbage_v0", {"num_players": 2})
