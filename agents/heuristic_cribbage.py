@@ -26,7 +26,7 @@ from itertools import combinations
 import numpy as np
 
 from ..games.cribbage.rules import ACCEPT, ANNOUNCE, GO, MUGGINS, OVERCOUNT
-from ..games.cribbage.scoring import fast_score, play_points_ranks, score_hands_batch
+from ..games.cribbage.scoring import fast_score, play_points_fast, score_hands_batch
 from ..kernel.cards import RANK_LIST
 from .base import HeuristicBase
 
@@ -130,7 +130,7 @@ class CribbageHeuristic(HeuristicBase):
                 continue
             new_ranks = ranks + [RANK_LIST[a]]
             new_count = count + VALUE[a]
-            pts = play_points_ranks(new_ranks)
+            pts = play_points_fast(new_ranks, new_count)
             if cards_left == 1 and new_count != 31:
                 pts += 1  # the last card
             risk = 0.0
@@ -139,7 +139,7 @@ class CribbageHeuristic(HeuristicBase):
                 for r in range(1, 14):
                     if unseen_rank[r] == 0 or new_count + min(r, 10) > 31:
                         continue
-                    p_pts = play_points_ranks(new_ranks + [r])
+                    p_pts = play_points_fast(new_ranks + [r], new_count + min(r, 10))
                     if p_pts:
                         p = 1.0 - (1.0 - unseen_rank[r] / total_unseen) ** h
                         answers.append((p_pts, p))
