@@ -39,9 +39,11 @@ class Features:
 class CribbageFeatures(Features):
     """[true total of the count under review, one-hot 0..29] [points the announcement missed,
     one-hot 0..29] [the announcement is too high] [points each card of the hand scores if laid
-    now in the play, by card id, / 12]."""
+    now in the play, by card id, / 12] [while laying away: for each card of the hand, the best
+    expected show of the kept cards (over every unseen starter) when that card is laid away,
+    by card id, / 29 -- the hand's arithmetic only: the crib is the policy's to weigh]."""
 
-    size = 30 + 30 + 1 + 52
+    size = 30 + 30 + 1 + 52 + 52
 
     def __call__(self, view: dict, mask: np.ndarray) -> np.ndarray:
         from ..games.cribbage.scoring import fast_score, play_points_fast
@@ -57,6 +59,19 @@ class CribbageFeatures(Features):
                     out[30 + min(true - said, 29)] = 1.0
                 elif said > true:
                     out[60] = 1.0
+        if view.get("phase") == "discard":
+            from .heuristic_cribbage import discard_values
+
+            laid = list(view["crib_discards"])
+            seen = [c for _, c in view["play"]]
+            values = discard_values(view["hand"], view["lay_away"] - len(laid), False, crib_samples=0,
+                                    known=seen, laid=laid)
+            best: dict[int, float] = {}
+            for value, away in values:
+                for c in away:
+                    best[c] = max(best.get(c, 0.0), value)
+            for c, value in best.items():
+                out[113 + c] = min(value / 29.0, 1.0)
         if view.get("phase") == "play":
             ranks = [RANK_LIST[c] for c in view["series"]]
             count = view["count"]

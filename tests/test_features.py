@@ -69,6 +69,29 @@ def test_cribbage_features_give_the_kernel_true_count_and_misses():
     assert all(v > 10 for v in counts.values()), counts
 
 
+def test_cribbage_lay_away_features_are_the_best_expected_show_of_the_kept_cards():
+    from itertools import combinations
+
+    from muggins_env.games.cribbage.scoring import fast_score
+
+    game = make_game("cribbage_v0", {"num_players": 2})
+    feats = derived_features("cribbage_v0", game)
+    for seed in range(3):
+        state = game.new_initial_state(seed=seed)
+        p = state.current_player()
+        view = state.public_view(p)
+        f = feats(view, state.legal_actions_mask())
+        hand = view["hand"]
+        unseen = [c for c in range(52) if c not in hand]
+        for c in range(52):
+            if c not in hand:
+                assert f[113 + c] == 0
+                continue
+            best = max(np.mean([fast_score([k for k in hand if k not in away], s, False) for s in unseen])
+                       for away in combinations(hand, 2) if c in away)
+            assert f[113 + c] == pytest.approx(min(best / 29, 1.0), abs=1e-6)
+
+
 def test_dominoes_features_give_the_kernel_true_score_and_wrong_announcements():
     counts = {"announce": 0, "respond": 0}
 
