@@ -130,6 +130,30 @@ def test_cribbage_observation_equals_reference_when_observed_now_and_then(option
     assert checked > 300
 
 
+@pytest.mark.parametrize("num_players", [3, 4, 8])
+def test_michigan_incremental_observation_equals_a_fresh_build(num_players):
+    """Michigan keeps each observed player's card blocks up to date move by move; a clone has
+    none and builds the observation from scratch: both must agree, however rarely a player
+    is observed."""
+    from muggins_env.games.michigan import MichiganGame
+
+    game = MichiganGame(num_players=num_players)
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(12):
+        state = game.new_initial_state(seed=seed)
+        watched = rng.randrange(num_players)
+        while not state.is_terminal():
+            for p in range(num_players):
+                if p == watched or rng.random() < 0.1:
+                    np.testing.assert_array_equal(state.observation(p), state.clone().observation(p))
+                    checked += 1
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        np.testing.assert_array_equal(state.observation(watched), state.clone().observation(watched))
+    assert checked > 300
+
+
 def test_cribbage_observation_is_a_fresh_writable_array():
     state = CribbageGame().new_initial_state(seed=3)
     first = state.observation(0)

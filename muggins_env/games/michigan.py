@@ -271,6 +271,7 @@ class MichiganState(State):
         self.widow_count = NUM_CARDS - sum(counts)
         self.played: list[tuple[int, int]] = []  # (card id, seat) in play order, this hand
         self.known_widow = 0  # bitmask of card ids shown to be in the widow by a stop
+        self._views: dict[int, np.ndarray] | None = None  # see observation()
         for s in range(n):
             self.balances[s] -= STAKE
         for b in range(len(self.boodle)):
@@ -342,6 +343,13 @@ class MichiganState(State):
         self.counts[p] -= 1
         self.owner[a] = PLAYED
         self.played.append((a, p))
+        views = self._views
+        if views:
+            o_hand, o_played, _, _ = self.game.block_starts
+            for viewer, view in views.items():
+                view[o_played + a * n + (p - viewer) % n] = 1.0
+                if viewer == p:
+                    view[o_hand + a] = 0.0
         self._legal = None
         self.stopped_suit = NO_SUIT
         b = BOODLE_OF_CARD[a]
@@ -365,6 +373,10 @@ class MichiganState(State):
             else:  # an ace, or the next card is in the widow or already played: a stop
                 if o == WIDOW:
                     self.known_widow |= 1 << nxt
+                    if views:
+                        at = self.game.block_starts[2] + nxt
+                        for view in views.values():
+                            view[at] = 1.0
                 self.phase = LEAD
                 self.need = -1
                 self.stopped_suit = SUIT[a]
@@ -442,18 +454,20 @@ class MichiganState(State):
     def known_widow_cards(self) -> list[int]:
         return list(_bits(self.known_widow))
 
+    # Observations are incremental: each observed player's card blocks (hand, played, known
+    # widow) are kept in ``_views`` and updated by ``apply``; a new hand drops them and the next
+    # observation rebuilds them. A kernel loop that never observes pays nothing for this.
     def observation(self, player: int) -> np.ndarray:
         n = self.n
         g = self.game
-        o_hand, o_played, o_widow, o_tail = g.block_starts
-        obs = np.zeros(g.observation_size, dtype=np.float32)
-        h = self.hand_ids[player]
-        if h:
-            obs[o_hand:o_hand + NUM_CARDS] = _unpack52(h)
-        if self.played:
-            obs[[o_played + c * n + (s - player) % n for c, s in self.played]] = 1
-        if self.known_widow:
-            obs[o_widow:o_widow + NUM_CARDS] = _unpack52(self.known_widow)
+        o_tail = g.block_starts[3]
+        views = self._views
+        if views is None:
+            views = self._views = {}
+        view = views.get(player)
+        if view is None:
+            view = views[player] = self._card_blocks(player)
+        obs = view.copy()
         # the small pieces, from sequence_suit to the end, built as a list and written once
         tail = [0.0] * g.tail_size
         if self.phase == FOLLOW:
@@ -482,6 +496,21 @@ class MichiganState(State):
         tail[i] = self.widow_count / MAX_HAND
         tail[i + 1] = self.hands_played / g.num_hands
         obs[o_tail:] = tail
+        return obs
+
+    def _card_blocks(self, player: int) -> np.ndarray:
+        """``player``'s hand, played and known-widow blocks (the tail left at zero), from scratch."""
+        n = self.n
+        g = self.game
+        o_hand, o_played, o_widow, _ = g.block_starts
+        obs = np.zeros(g.observation_size, dtype=np.float32)
+        h = self.hand_ids[player]
+        if h:
+            obs[o_hand:o_hand + NUM_CARDS] = _unpack52(h)
+        if self.played:
+            obs[[o_played + c * n + (s - player) % n for c, s in self.played]] = 1
+        if self.known_widow:
+            obs[o_widow:o_widow + NUM_CARDS] = _unpack52(self.known_widow)
         return obs
 
     def phase_name(self) -> str:
@@ -582,6 +611,7 @@ class MichiganState(State):
         if self._rewards is not self._zeros:
             c._rewards = self._rewards.copy()
         c._legal = None if self._legal is None else list(self._legal)
+        c._views = None  # rebuilt by the clone's first observation
         return c
 
     def resample_hidden(self, player: int, rng: np.random.Generator) -> MichiganState:
