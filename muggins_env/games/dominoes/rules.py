@@ -545,7 +545,7 @@ class DominoesState(State):
         values.extend([self.drawn[s] / t for s in seats])
         values.append(len(self.boneyard) / t)
         obs = np.zeros(g.observation_size, dtype=np.float32)
-        obs[ones] = 1.0
+        obs.put(ones, 1.0)
         i = at["count"]
         obs[i:i + len(values)] = values
         return obs
