@@ -461,13 +461,7 @@ class MichiganState(State):
         n = self.n
         g = self.game
         o_tail = g.block_starts[3]
-        views = self._views
-        if views is None:
-            views = self._views = {}
-        view = views.get(player)
-        if view is None:
-            view = views[player] = self._card_blocks(player)
-        obs = view.copy()
+        obs = self.incremental_view(player, self._card_blocks).copy()
         # the small pieces, from sequence_suit to the end, built as a list and written once
         tail = [0.0] * g.tail_size
         if self.phase == FOLLOW:

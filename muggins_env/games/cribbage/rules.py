@@ -565,13 +565,7 @@ class CribbageState(State):
     # deal and the play; anything else (a new deal, the show) drops the views and the next
     # observation rebuilds them. A kernel loop that never observes pays nothing for this.
     def observation(self, player: int) -> np.ndarray:
-        views = self._views
-        if views is None:
-            views = self._views = {}
-        view = views.get(player)
-        if view is None:
-            view = views[player] = self._view(player)
-        obs = view.copy()
+        obs = self.incremental_view(player, self._view).copy()
         g, n, o = self.game, self.n, self.game.obs_at
         phase = self.phase
         if phase != OVER:
