@@ -292,3 +292,59 @@ def test_cli_trains_evaluates_and_resumes(tmp_path, capsys):
     assert main(["--game", GAME, "--preset", "nope", "--out", str(out)]) == 2
     assert "no preset 'nope'" in capsys.readouterr().err
     assert main([]) == 2
+
+
+# -- imitation warm start ---------------------------------------------------------------------------
+def test_pretrain_config_is_validated():
+    with pytest.raises(ConfigError, match=r"pretrain.teacher='wizard' is not allowed; expected 'none' or an agent spec"):
+        from_dict({"game": GAME, "pretrain": {"teacher": "wizard", "decisions": 10}})
+    with pytest.raises(ConfigError, match=r"pretrain.decisions=0 is not allowed with pretrain.teacher='heuristic'"):
+        from_dict({"game": GAME, "pretrain": {"teacher": "heuristic"}})
+    with pytest.raises(ConfigError, match=r"pretrain.epochs=0 .*>= 1"):
+        from_dict({"game": GAME, "pretrain": {"teacher": "heuristic", "decisions": 10, "epochs": 0}})
+    assert from_dict({"game": GAME})["pretrain"]["teacher"] == "none"  # off unless asked
+
+
+def test_demonstrations_are_the_teachers_legal_moves_with_their_discounted_outcome():
+    """With reward=win and gamma=1 every decision's return is its game's outcome (2-player
+    cribbage: +-1, same for every decision of an episode); with gamma<1 it shrinks by gamma
+    per later decision of the same episode."""
+    from muggins_env.train.pretrain import collect
+
+    def cfg(gamma):
+        return tiny(game="cribbage_v0", env_options={"num_players": 2, "reward": "win"}, features="derived",
+                    opponents={"random": 1.0, "heuristic": 1.0, "self": 0.0},
+                    ppo={"n_steps": 32, "batch_size": 64, "n_epochs": 1, "net_arch": [16], "gamma": gamma},
+                    pretrain={"teacher": "heuristic", "decisions": 60})
+
+    data = collect(cfg(1.0), 60, seed=3)
+    n = len(data["actions"])
+    assert n >= 60 and data["obs"].shape[0] == data["masks"].shape[0] == data["returns"].shape[0] == n
+    assert all(data["masks"][i, a] for i, a in enumerate(data["actions"]))
+    assert set(np.unique(data["returns"])) <= {-1.0, 1.0}
+    again = collect(cfg(0.5), 60, seed=3)  # same seed: the same games
+    assert np.array_equal(again["actions"], data["actions"])
+    # the last decision of an episode carries the outcome undiscounted, the one before half of it
+    ends = np.flatnonzero(np.abs(again["returns"]) == 1.0)
+    assert len(ends) >= 1 and ends[-1] == n - 1
+    assert np.isclose(again["returns"][n - 2], 0.5 * again["returns"][n - 1])
+
+
+def test_imitation_moves_the_policy_to_the_teacher(tmp_path):
+    """The warm start fits the policy to the heuristic's moves (far above what the untrained
+    policy agrees on) and is recorded in the model card."""
+    from muggins_env.train.trainer import train
+
+    cfg = tiny(game="cribbage_v0", env_options={"num_players": 2}, features="derived",
+               opponents={"random": 0.0, "heuristic": 1.0, "self": 0.0},
+               ppo={"n_steps": 32, "batch_size": 64, "n_epochs": 1, "net_arch": [64]},
+               budget={"total_timesteps": 128, "n_envs": 4},
+               pretrain={"teacher": "heuristic", "decisions": 3000, "epochs": 8, "batch_size": 64},
+               eval={"deals": 0, "opponents": ["random"]})
+    card = train(cfg, tmp_path / "run", progress_bar=False, log=lambda *a: None)
+    pre = card["pretrain"]
+    assert pre["decisions"] >= 3000 and pre["teacher"] == "heuristic"
+    assert pre["agreement_before"] < 0.5
+    assert pre["agreement_after"] > pre["agreement_before"] + 0.3
+    saved = json.loads((tmp_path / "run" / "model_card.json").read_text())
+    assert saved["pretrain"] == pre

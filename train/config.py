@@ -41,6 +41,13 @@ DEFAULTS: dict[str, Any] = {
         "heuristic": 1.0,
         "self": 0.0,
     },
+    "pretrain": {  # imitation warm start before PPO (train/pretrain.py)
+        "teacher": "none",  # an agent spec whose moves the policy first imitates ("heuristic"), or "none"
+        "decisions": 0,  # teacher decisions collected in the learner's seat
+        "epochs": 5,
+        "batch_size": 256,
+        "learning_rate": 1.0e-3,
+    },
     "self_play": {
         "snapshot_every": 20000,  # learner steps between snapshots
         "window": 5,  # snapshots kept
@@ -136,6 +143,20 @@ def _opponent_list(v: Any) -> str | None:
     return "a non-empty list of agent specs (e.g. [random, heuristic])"
 
 
+def _teacher(v: Any) -> str | None:
+    if v == "none":
+        return None
+    if isinstance(v, str) and v:
+        from muggins_env.agents import parse_spec
+
+        try:
+            parse_spec(v)
+            return None
+        except ValueError as e:
+            return f"'none' or an agent spec ({e})"
+    return "'none' or an agent spec (e.g. heuristic)"
+
+
 def _game(v: Any) -> str | None:
     from muggins_env import ENV_NAMES
 
@@ -162,6 +183,13 @@ SCHEMA: dict[str, Any] = {
         "random": _num(0),
         "heuristic": _num(0),
         "self": _num(0),
+    },
+    "pretrain": {
+        "teacher": _teacher,
+        "decisions": _num(0, integer=True),
+        "epochs": _num(1, 1000, integer=True),
+        "batch_size": _num(1, integer=True),
+        "learning_rate": _num(0, 1, lo_open=True),
     },
     "self_play": {
         "snapshot_every": _num(1, integer=True),
@@ -241,6 +269,10 @@ def validate(cfg: dict) -> dict:
     if ppo["batch_size"] > rollout:
         raise ConfigError(f"config ppo.batch_size={ppo['batch_size']} is larger than a rollout "
                           f"(ppo.n_steps * budget.n_envs = {rollout})")
+    pre = cfg["pretrain"]
+    if pre["teacher"] != "none" and pre["decisions"] < 1:
+        raise ConfigError(f"config pretrain.decisions={pre['decisions']} is not allowed with "
+                          f"pretrain.teacher={pre['teacher']!r}; expected an integer >= 1")
     from muggins_env import game_class
 
     gcls = game_class(cfg["game"])

@@ -196,6 +196,7 @@ def train(cfg: dict, out: str | Path, seed: int | None = None, resume: str | Pat
     ppo = dict(cfg["ppo"])
     net_arch, activation = ppo.pop("net_arch"), ppo.pop("activation")
     t0 = time.perf_counter()
+    pretrain_stats = None
     if resume is not None:
         ckpt = find_resume(resume)
         model = MaskablePPO.load(str(ckpt), env=venv, device="cpu", tensorboard_log=str(out / "tb"))
@@ -218,6 +219,10 @@ def train(cfg: dict, out: str | Path, seed: int | None = None, resume: str | Pat
                             tensorboard_log=str(out / "tb"),
                             policy_kwargs={"net_arch": list(net_arch), "activation_fn": act}, **ppo)
         done = 0
+        if cfg["pretrain"]["teacher"] != "none":
+            from .pretrain import imitate
+
+            pretrain_stats = imitate(model, cfg, seed, log=log)
     remaining = max(0, total - done)
     if remaining:
         model.learn(total_timesteps=remaining, callback=_callbacks(cfg, pool, venv, out, in_process),
@@ -230,7 +235,7 @@ def train(cfg: dict, out: str | Path, seed: int | None = None, resume: str | Pat
         "algorithm": "MaskablePPO (sb3-contrib)", "timesteps": int(model.num_timesteps),
         "train_seconds": round(train_seconds, 1),
         "steps_per_second": round((model.num_timesteps - done) / max(train_seconds, 1e-9), 1),
-        "seed": seed, "resumed_from": str(resume) if resume is not None else None,
+        "seed": seed, "pretrain": pretrain_stats, "resumed_from": str(resume) if resume is not None else None,
         "self_play_snapshots": pool.snapshot_steps(), "files": {"model": "model.zip", "policy": "model.npz",
                                                                "config": "config.yaml"},
         "agent_spec": f"ppo:{out}", "config": cfg,

@@ -1,0 +1,125 @@
+"""Imitation warm start: behaviour cloning of a teacher agent before PPO (config ``pretrain``).
+
+PPO from scratch has to discover by trial the arithmetic a counting game rewards (the exact
+count to announce, which lay-away keeps the best hand), and on cribbage it did not within
+the two-hour budget. Starting the policy from a teacher's moves (``heuristic`` by default)
+and the value head from the teacher's discounted returns puts PPO where the heuristic is,
+so that its updates improve on it instead of rediscovering it.
+
+The demonstrations are collected through the very ``SeatEnv`` the learner trains in (same
+observation with the same derived features, same opponents minus self-play, same reward
+scale), with the teacher choosing the learner's moves from the learner's view only. Then
+``epochs`` passes of minibatch Adam minimise ``-log pi(teacher action | obs, mask) +
+vf_coef * (V(obs) - return)^2`` on the SB3 policy itself.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from muggins_env.agents import make_game
+from muggins_env.agents.features import make_features
+from muggins_env.wrappers import SeatEnv, make_spec_agent
+
+from .pool import OpponentPool
+
+
+def _teacher_info(env: SeatEnv, teacher: Any, mask: np.ndarray) -> Any:
+    state, p = env.state, env.learner
+    if getattr(teacher, "needs_sampler", False):
+        return {"view": state.public_view(p), "action_mask": mask,
+                "resample": lambda rng, s=state, q=p: s.resample_hidden(q, rng)}
+    return state.public_view(p) if getattr(teacher, "needs_info", True) else None
+
+
+def collect(cfg: dict, decisions: int, seed: int) -> dict[str, np.ndarray]:
+    """``decisions`` learner decisions made by the teacher: observations, masks, actions and
+    the discounted returns (``ppo.gamma``) that followed them."""
+    game_id, options = cfg["game"], cfg["env_options"]
+    teacher = make_spec_agent(cfg["pretrain"]["teacher"], game_id, dict(options))
+    o = cfg["opponents"]
+    weights = {"random": float(o["random"]), "heuristic": float(o["heuristic"])}
+    if sum(weights.values()) <= 0:  # a pure self-play config: imitate against the heuristic
+        weights = {"heuristic": 1.0}
+    pool = OpponentPool(game_id, options, weights, o["sampling"])
+    game = make_game(game_id, options)
+    env = SeatEnv(game, seat=None if cfg["seat"] == "random" else cfg["seat"], opponents=pool,
+                  skip_forced=cfg["skip_forced"], seed=seed, reward_scale=cfg["reward_scale"],
+                  features=make_features(cfg["features"], game_id, game))
+    rng = np.random.default_rng(seed + 1)
+    gamma = float(cfg["ppo"]["gamma"])
+    obs_l, mask_l, act_l, ret_l = [], [], [], []
+    obs, _ = env.reset()
+    episode_rewards: list[float] = []
+    while True:
+        mask = env.action_masks()
+        m8 = mask.astype(np.int8)
+        action = int(teacher.act(env.state.observation(env.learner), m8, rng, _teacher_info(env, teacher, m8)))
+        obs_l.append(obs)
+        mask_l.append(mask)
+        act_l.append(action)
+        obs, reward, terminated, truncated, _ = env.step(action)
+        episode_rewards.append(float(reward))
+        if terminated or truncated:
+            g, rets = 0.0, []
+            for r in reversed(episode_rewards):
+                g = r + gamma * g
+                rets.append(g)
+            ret_l.extend(reversed(rets))
+            episode_rewards = []
+            if len(act_l) >= decisions:
+                break
+            obs, _ = env.reset()
+    return {"obs": np.asarray(obs_l, np.float32), "masks": np.asarray(mask_l, bool),
+            "actions": np.asarray(act_l, np.int64), "returns": np.asarray(ret_l, np.float32)}
+
+
+def agreement(policy: Any, data: dict[str, np.ndarray]) -> float:
+    """Share of the demonstrations where the policy's most probable legal action is the teacher's."""
+    import torch
+
+    with torch.no_grad():
+        obs = torch.as_tensor(data["obs"])
+        dist = policy.get_distribution(obs, action_masks=data["masks"])
+        best = dist.distribution.probs.argmax(dim=1).numpy()
+    return float(np.mean(best == data["actions"]))
+
+
+def imitate(model: Any, cfg: dict, seed: int, log=print) -> dict[str, Any]:
+    """Collect the teacher's decisions and fit ``model.policy`` to them; return what was done."""
+    import torch
+
+    pc = cfg["pretrain"]
+    t0 = time.perf_counter()
+    data = collect(cfg, pc["decisions"], seed)
+    t_collect = time.perf_counter() - t0
+    policy = model.policy
+    policy.set_training_mode(True)
+    opt = torch.optim.Adam(policy.parameters(), lr=pc["learning_rate"])
+    n = len(data["actions"])
+    obs = torch.as_tensor(data["obs"])
+    actions = torch.as_tensor(data["actions"])
+    returns = torch.as_tensor(data["returns"])
+    masks = data["masks"]
+    vf = float(cfg["ppo"]["vf_coef"])
+    gen = np.random.default_rng(seed + 2)
+    before = agreement(policy, data)
+    for _ in range(pc["epochs"]):
+        for idx in np.array_split(gen.permutation(n), max(1, n // pc["batch_size"])):
+            values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], action_masks=masks[idx])
+            loss = -log_prob.mean() + vf * torch.nn.functional.mse_loss(values.flatten(), returns[idx])
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), cfg["ppo"]["max_grad_norm"])
+            opt.step()
+    policy.set_training_mode(False)
+    after = agreement(policy, data)
+    stats = {"teacher": pc["teacher"], "decisions": n, "epochs": pc["epochs"],
+             "agreement_before": round(before, 4), "agreement_after": round(after, 4),
+             "collect_seconds": round(t_collect, 1), "seconds": round(time.perf_counter() - t0, 1)}
+    log(f"imitation warm start: {n} decisions of {pc['teacher']!r}, the policy's best move is the "
+        f"teacher's on {before:.1%} -> {after:.1%} of them ({stats['seconds']} s)")
+    return stats
