@@ -19,9 +19,9 @@ import time
 from typing import Any
 
 import numpy as np
-
 from muggins_env.agents import make_game
 from muggins_env.agents.features import make_features
+
 from muggins_env.wrappers import SeatEnv, make_spec_agent
 
 from .pool import OpponentPool
