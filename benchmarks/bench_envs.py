@@ -89,7 +89,8 @@ def aec_game(env, rng: random.Random):
             if term or trunc:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"] if isinstance(obs, dict) else info["action_mask"])
+            # ndarray.nonzero: np.flatnonzero's ravel costs ~1 us a step, the same for every env
+            legal = (obs["action_mask"] if isinstance(obs, dict) else info["action_mask"]).nonzero()[0]
             env.step(int(legal[rng.randrange(len(legal))]))
             n += 1
         return n

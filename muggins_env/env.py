@@ -85,7 +85,7 @@ class KernelAECEnv(AECEnv):
         game_seed = int(self._seed_rng.integers(2**63 - 1))
         self._state = self.game.new_initial_state(seed=game_seed, deal=options.get("deal"))
         self.agents = self.possible_agents[:]
-        self.rewards = {agent: 0.0 for agent in self.agents}
+        self.rewards = self._zero_rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
@@ -122,8 +122,8 @@ class KernelAECEnv(AECEnv):
             self.rewards = rewards = dict(zip(self.possible_agents, map(float, values)))
             for a, r in rewards.items():  # PettingZoo's _accumulate_rewards, inlined
                 cumulative[a] += r
-        else:  # most steps pay nothing: nothing to accumulate
-            self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+        else:  # most steps pay nothing: nothing to accumulate, and the episode's all-zero dict
+            self.rewards = self._zero_rewards  # serves again (reset builds a new one)
         self._sync()
         if self.render_mode == "human":
             self.render()

@@ -267,8 +267,18 @@ class CribbageState(State):
         if phase == RESPOND:
             return _RESPOND_MASK
         mask = _EMPTY_MASK.copy()
-        for a in self.legal_actions():  # at most 6: item writes beat building an index array
-            mask[a] = 1
+        hand = self.hands[self.player]
+        if phase == PLAY:  # legal_actions() fused in: at most 6 item writes beat an index array
+            room = 31 - self.count
+            legal = False
+            for c in hand:
+                if VALUE[c] <= room:
+                    mask[c] = legal = 1
+            if not legal:
+                mask[GO] = 1
+        elif phase == DISCARD:
+            for c in hand:
+                mask[c] = 1
         return mask
 
     def legal_actions(self) -> list[int]:
