@@ -575,15 +575,21 @@ class CribbageState(State):
     # deal and the play; anything else (a new deal, the show) drops the views and the next
     # observation rebuilds them. A kernel loop that never observes pays nothing for this.
     def observation(self, player: int) -> np.ndarray:
-        obs = self.incremental_view(player, self._view).copy()
-        g, n, o = self.game, self.n, self.game.obs_at
+        views = self._views
+        view = views.get(player) if views else None
+        if view is None:
+            view = self.incremental_view(player, self._view)
+        obs = view.copy()
+        g = self.game
+        n, o = self.n, g.obs_at
         phase = self.phase
+        rv = self.review
         if phase != OVER:
-            obs[o.to_act + (self.current_player() - player) % n] = 1.0
+            to_act = rv["responders"][rv["asked"]] if phase == RESPOND else self.player
+            obs[o.to_act + (to_act - player) % n] = 1.0
         obs[o.phase + phase] = 1.0
         if self.count:
             obs[o.count] = self.count / 31
-        rv = self.review
         if rv is not None:
             if rv["announced"] is not None:
                 obs[o.announced] = rv["announced"] / MAX_COUNT
