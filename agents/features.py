@@ -41,12 +41,20 @@ class CribbageFeatures(Features):
     one-hot 0..29] [the announcement is too high] [points each card of the hand scores if laid
     now in the play, by card id, / 12] [while laying away: for each card of the hand, the best
     expected show of the kept cards (over every unseen starter) when that card is laid away,
-    by card id, / 29 -- the hand's arithmetic only: the crib is the policy's to weigh]."""
+    by card id, / 29] [in the play, by card id: the expected points of the next player's best
+    answer to it, / 12 (each unseen rank weighted by the chance the next player holds one)]
+    [in the play, by card id: the count after it, / 31] [while laying away, by card id: the best
+    expected value of the deal's show to the player's side when that card is laid away: the
+    kept hand plus the crib when it is the side's own, minus it when not (the crib completed
+    by 96 fixed pseudo-random draws of unseen cards), (value + 15) / 60]. Expected values and
+    counts only: which of them matters most, and when, is the policy's to learn."""
 
-    size = 30 + 30 + 1 + 52 + 52
+    size = 30 + 30 + 1 + 52 * 5
+    PLAY_RISK, PLAY_COUNT, DEAL_VALUE = 165, 217, 269
 
     def __call__(self, view: dict, mask: np.ndarray) -> np.ndarray:
-        from ..games.cribbage.scoring import fast_score, play_points_fast
+        from ..games.cribbage.scoring import fast_score
+        from .heuristic_cribbage import discard_values, is_own_crib, lay_arithmetic, play_context, seen_cards
 
         out = np.zeros(self.size, np.float32)
         rv = view.get("review")
@@ -59,26 +67,32 @@ class CribbageFeatures(Features):
                     out[30 + min(true - said, 29)] = 1.0
                 elif said > true:
                     out[60] = 1.0
-        if view.get("phase") == "discard":
-            from .heuristic_cribbage import discard_values
-
+        phase = view.get("phase")
+        if phase == "discard":
             laid = list(view["crib_discards"])
             seen = [c for _, c in view["play"]]
-            values = discard_values(view["hand"], view["lay_away"] - len(laid), False, crib_samples=0,
-                                    known=seen, laid=laid)
-            best: dict[int, float] = {}
-            for value, away in values:
-                for c in away:
-                    best[c] = max(best.get(c, 0.0), value)
-            for c, value in best.items():
-                out[113 + c] = min(value / 29.0, 1.0)
-        if view.get("phase") == "play":
-            ranks = [RANK_LIST[c] for c in view["series"]]
+            todo = view["lay_away"] - len(laid)
+            for at, scale, values in (
+                    (113, 29.0, discard_values(view["hand"], todo, False, crib_samples=0, known=seen, laid=laid)),
+                    (self.DEAL_VALUE, None, discard_values(view["hand"], todo, is_own_crib(view), known=seen,
+                                                           laid=laid, rng=np.random.default_rng(0)))):
+                best: dict[int, float] = {}
+                for value, away in values:
+                    for c in away:
+                        best[c] = max(best.get(c, -99.0), value)
+                for c, value in best.items():
+                    out[at + c] = min(value / scale, 1.0) if scale else min(max((value + 15) / 60, 0.0), 1.0)
+        elif phase == "play":
+            ctx = play_context(view, seen_cards(view))
             count = view["count"]
             for c in view["hand"]:
-                value = min(RANK_LIST[c], 10)
-                if count + value <= 31:
-                    out[61 + c] = play_points_fast(ranks + [RANK_LIST[c]], count + value) / 12.0
+                if count + min(RANK_LIST[c], 10) <= 31:
+                    pts, risk, new_count = lay_arithmetic(ctx, c)
+                    if ctx[5] == 1 and new_count != 31:
+                        pts -= 1  # the immediate points of the play itself (the last card is known anyway)
+                    out[61 + c] = pts / 12.0
+                    out[self.PLAY_RISK + c] = min(risk / 12.0, 1.0)
+                    out[self.PLAY_COUNT + c] = new_count / 31.0
         return out
 
 

@@ -82,6 +82,65 @@ def true_count(review: dict, starter: int) -> int:
     return fast_score(review["cards"], starter, bool(review["is_crib"]))
 
 
+def seen_cards(view: dict) -> list[int]:
+    """The cards of others the player has seen this deal: those laid in the play, the starter."""
+    out = [c for _, c in view["play"]]
+    if view["starter"] is not None:
+        out.append(view["starter"])
+    return out
+
+
+def is_own_crib(view: dict) -> bool:
+    teams = view["teams"]
+    return teams[view["dealer"]] == teams[view["seat"]]
+
+
+def play_context(view: dict, seen: Sequence[int]) -> tuple:
+    """What laying a card in the play depends on, from the player's view: the series' ranks,
+    the count, the unseen cards by rank, the next player's hand size, the cards left."""
+    hand = view["hand"]
+    seen = set(hand) | set(seen) | set(view["crib_discards"])
+    unseen_rank = [0] * 14
+    for c in range(52):
+        if c not in seen:
+            unseen_rank[RANK_LIST[c]] += 1
+    seat, n = view["seat"], len(view["hand_sizes"])
+    nxt = (seat + 1) % n
+    gone = set(view["gone"])
+    while (nxt in gone or view["hand_sizes"][nxt] == 0) and nxt != seat:
+        nxt = (nxt + 1) % n
+    h = view["hand_sizes"][nxt] if nxt != seat else 0
+    return ([RANK_LIST[c] for c in view["series"]], view["count"], unseen_rank, max(1, sum(unseen_rank)), h,
+            sum(view["hand_sizes"]))
+
+
+def lay_arithmetic(ctx: tuple, card: int) -> tuple[float, float, int]:
+    """(points laying ``card`` scores now, the last card included; the expected points of the
+    next player's best answer -- each unseen rank weighted by the chance the next player holds
+    it, the best answer first; the count after it)."""
+    ranks, count, unseen_rank, total_unseen, h, cards_left = ctx
+    new_ranks = ranks + [RANK_LIST[card]]
+    new_count = count + VALUE[card]
+    pts = play_points_fast(new_ranks, new_count)
+    if cards_left == 1 and new_count != 31:
+        pts += 1  # the last card
+    risk = 0.0
+    if h and new_count < 31:
+        answers = []
+        for r in range(1, 14):
+            if unseen_rank[r] == 0 or new_count + min(r, 10) > 31:
+                continue
+            p_pts = play_points_fast(new_ranks + [r], new_count + min(r, 10))
+            if p_pts:
+                p = 1.0 - (1.0 - unseen_rank[r] / total_unseen) ** h
+                answers.append((p_pts, p))
+        miss = 1.0
+        for p_pts, p in sorted(answers, reverse=True):  # the best answer first
+            risk += miss * p * p_pts
+            miss *= 1.0 - p
+    return float(pts), risk, new_count
+
+
 class CribbageHeuristic(HeuristicBase):
     __doc__ = __doc__
 
@@ -91,62 +150,24 @@ class CribbageHeuristic(HeuristicBase):
 
     # -- lay-away -----------------------------------------------------------------------------------
     def _seen(self, view: dict) -> list[int]:
-        out = [c for _, c in view["play"]]
-        if view["starter"] is not None:
-            out.append(view["starter"])
-        return out
+        return seen_cards(view)
 
     def discard_ranking(self, view: dict, rng: np.random.Generator | None) -> list[tuple[float, tuple[int, ...]]]:
         laid = list(view["crib_discards"])
         todo = view["lay_away"] - len(laid)
-        teams = view["teams"]
-        dealer = teams[view["dealer"]] == teams[view["seat"]]
-        return sorted(discard_values(view["hand"], todo, dealer, self.crib_samples, rng,
+        return sorted(discard_values(view["hand"], todo, is_own_crib(view), self.crib_samples, rng,
                                      known=self._seen(view), laid=laid), reverse=True)
 
     # -- the play -------------------------------------------------------------------------------------
     def play_values(self, view: dict, legal: Sequence[int]) -> list[tuple[float, int]]:
-        hand = view["hand"]
-        ranks = [RANK_LIST[c] for c in view["series"]]
-        count = view["count"]
-        seat, n = view["seat"], len(view["hand_sizes"])
-        seen = set(hand) | set(self._seen(view)) | set(view["crib_discards"])
-        unseen_rank = [0] * 14
-        for c in range(52):
-            if c not in seen:
-                unseen_rank[RANK_LIST[c]] += 1
-        total_unseen = max(1, sum(unseen_rank))
-        nxt = (seat + 1) % n
-        gone = set(view["gone"])
-        while (nxt in gone or view["hand_sizes"][nxt] == 0) and nxt != seat:
-            nxt = (nxt + 1) % n
-        h = view["hand_sizes"][nxt] if nxt != seat else 0
-        cards_left = sum(view["hand_sizes"])
+        ctx = play_context(view, self._seen(view))
         out = []
         for a in legal:
             a = int(a)
             if a == GO:
                 out.append((-100.0, a))
                 continue
-            new_ranks = ranks + [RANK_LIST[a]]
-            new_count = count + VALUE[a]
-            pts = play_points_fast(new_ranks, new_count)
-            if cards_left == 1 and new_count != 31:
-                pts += 1  # the last card
-            risk = 0.0
-            if h and new_count < 31:
-                answers = []
-                for r in range(1, 14):
-                    if unseen_rank[r] == 0 or new_count + min(r, 10) > 31:
-                        continue
-                    p_pts = play_points_fast(new_ranks + [r], new_count + min(r, 10))
-                    if p_pts:
-                        p = 1.0 - (1.0 - unseen_rank[r] / total_unseen) ** h
-                        answers.append((p_pts, p))
-                miss = 1.0
-                for p_pts, p in sorted(answers, reverse=True):  # the best answer first
-                    risk += miss * p * p_pts
-                    miss *= 1.0 - p
+            pts, risk, new_count = lay_arithmetic(ctx, a)
             danger = DANGER_PENALTY if new_count in DANGER_COUNTS else 0.0
             out.append((pts - risk - danger + 0.01 * VALUE[a], a))
         return out

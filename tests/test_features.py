@@ -92,6 +92,84 @@ def test_cribbage_lay_away_features_are_the_best_expected_show_of_the_kept_cards
             assert f[113 + c] == pytest.approx(min(best / 29, 1.0), abs=1e-6)
 
 
+def test_cribbage_play_features_give_the_count_after_each_card_and_the_answer_risk():
+    """In the play, each legal card's count-after block is (count + value) / 31 and illegal
+    cards are 0; the risk block is 0 where no answer can score (count reaches 31, or the next
+    player has no card left) and never negative."""
+    from muggins_env.agents.features import CribbageFeatures as F
+
+    seen = {"risky": 0}
+
+    def check(state, p, f):
+        if state.phase_name() != "play":
+            assert not f[F.PLAY_RISK:F.DEAL_VALUE].any()
+            return
+        legal = set(state.legal_actions())
+        view = state.public_view(p)
+        for c in range(52):
+            value = min(c % 13 + 1, 10)
+            if c in legal:
+                assert f[F.PLAY_COUNT + c] == pytest.approx((state.count + value) / 31)
+                if state.count + value == 31:
+                    assert f[F.PLAY_RISK + c] == 0
+                seen["risky"] += f[F.PLAY_RISK + c] > 0
+            else:
+                assert f[F.PLAY_COUNT + c] == 0 and f[F.PLAY_RISK + c] == 0
+        assert (f[F.PLAY_RISK:F.PLAY_COUNT] >= 0).all()
+        others_out = all(view["hand_sizes"][q] == 0 or q in view["gone"] for q in range(len(view["hand_sizes"]))
+                         if q != p)
+        if others_out:
+            assert not f[F.PLAY_RISK:F.PLAY_COUNT].any()
+
+    _play("cribbage_v0", {"num_players": 2}, range(3), check)
+    assert seen["risky"] > 20
+
+
+def test_cribbage_answer_risk_knows_that_a_five_led_invites_fifteen_two():
+    """Leading a 5 (any ten-card answers with fifteen for 2) is riskier than leading a 4 or an
+    ace, the textbook advice the risk block must reflect."""
+    from muggins_env.agents.features import CribbageFeatures as F
+    game = make_game("cribbage_v0", {"num_players": 2})
+    cards = ["5H", "4S", "AD", "9C", "QH", "KS", "2C", "7D", "3H", "8S", "JD", "6C", "TS"]
+    hands = {"dealer": 1, "hands": [cards[:6], cards[6:12]], "starter": cards[12]}
+    state = game.new_initial_state(seed=0, deal=hands)
+    while state.phase_name() == "discard":  # lay away the two high cards of each hand
+        p = state.current_player()
+        state.apply(max(state.public_view(p)["hand"], key=lambda c: (min(c % 13 + 1, 10), c)))
+    p = state.current_player()
+    view = state.public_view(p)
+    assert view["count"] == 0 and len(view["hand"]) == 4
+    f = derived_features("cribbage_v0", game)(view, state.legal_actions_mask())
+    risk = {c: f[F.PLAY_RISK + c] for c in view["hand"]}
+    fives = [c for c in view["hand"] if c % 13 == 4]
+    low = [c for c in view["hand"] if c % 13 in (0, 3)]
+    assert fives and low
+    assert all(risk[fives[0]] > risk[c] for c in low), risk
+
+
+def test_cribbage_deal_value_adds_the_own_crib_and_subtracts_the_others():
+    """The deal-value block: with the same six cards, the dealer's value of every lay-away is
+    above the non-dealer's (the crib counts for the dealer, against the other)."""
+    from muggins_env.agents.features import CribbageFeatures as F
+
+    game = make_game("cribbage_v0", {"num_players": 2})
+    feats = derived_features("cribbage_v0", game)
+    for seed in range(3):
+        state = game.new_initial_state(seed=seed)
+        for p in range(2):
+            view = state.public_view(p)
+            f = feats(view, state.legal_actions_mask())
+            mirrored = dict(view, dealer=1 - view["dealer"])  # the same cards, the other role
+            g = feats(mirrored, state.legal_actions_mask())
+            own = p == view["dealer"]
+            for c in range(52):
+                if c not in view["hand"]:
+                    assert f[F.DEAL_VALUE + c] == 0
+                    continue
+                dealer_v, other_v = (f, g) if own else (g, f)
+                assert dealer_v[F.DEAL_VALUE + c] > other_v[F.DEAL_VALUE + c]
+
+
 def test_dominoes_features_give_the_kernel_true_score_and_wrong_announcements():
     counts = {"announce": 0, "respond": 0}
 
