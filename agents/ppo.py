@@ -30,11 +30,10 @@ _TORCH_ACTIVATIONS = {"Tanh": "tanh", "ReLU": "relu", "Identity": "identity"}
 
 
 class NumpyPolicy:
-    """The actor of a MaskablePPO MlpPolicy: ``layers`` of (W, b) then the action head; with
-    ``skip`` (``train.policies``, config ``ppo.skip_linear``) the logits also get ``skip @ obs``."""
+    """The actor of a MaskablePPO MlpPolicy: ``layers`` of (W, b) then the action head."""
 
     def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], head: tuple[np.ndarray, np.ndarray],
-                 activation: str = "tanh", features: str | None = None, skip: np.ndarray | None = None) -> None:
+                 activation: str = "tanh", features: str | None = None) -> None:
         if activation not in ACTIVATIONS:
             raise ValueError(f"activation {activation!r} is not supported; allowed: {', '.join(ACTIVATIONS)}")
         self.layers = [(np.ascontiguousarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
@@ -47,10 +46,6 @@ class NumpyPolicy:
         # transposed copies: x @ W.T is the hot path
         self._t = [(w.T.copy(), b) for w, b in self.layers]
         self._head_t = (self.head[0].T.copy(), self.head[1])
-        self.skip = None if skip is None else np.ascontiguousarray(skip, np.float32)
-        self._skip_t = None if skip is None else self.skip.T.copy()
-        if self.skip is not None and self.skip.shape != (self.num_actions, self.obs_size):
-            raise ValueError(f"skip weights of shape {self.skip.shape}; expected {(self.num_actions, self.obs_size)}")
 
     @classmethod
     def from_sb3(cls, policy: Any) -> NumpyPolicy:
@@ -63,21 +58,14 @@ class NumpyPolicy:
         act = _TORCH_ACTIVATIONS.get(getattr(policy, "activation_fn", None).__name__, None)
         if act is None:
             raise ValueError(f"unsupported activation {policy.activation_fn!r}; use Tanh or ReLU")
-        head_w, skip = sd["action_net.weight"], None
-        hidden = layers[-1][0].shape[0] if layers else 0
-        obs_size = layers[0][0].shape[1] if layers else head_w.shape[1]
-        if layers and head_w.shape[1] == hidden + obs_size:  # the skip-linear actor: [MLP(obs), obs]
-            head_w, skip = head_w[:, :hidden], head_w[:, hidden:]
-        return cls(layers, (head_w, sd["action_net.bias"]), act, skip=skip)
+        return cls(layers, (sd["action_net.weight"], sd["action_net.bias"]), act)
 
     def logits(self, obs: np.ndarray) -> np.ndarray:
         x = np.asarray(obs, np.float32)
         for w, b in self._t:
             x = self._act(x @ w + b)
         w, b = self._head_t
-        if self._skip_t is None:
-            return x @ w + b
-        return x @ w + b + np.asarray(obs, np.float32) @ self._skip_t
+        return x @ w + b
 
     def probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         z = np.where(np.asarray(mask, bool), self.logits(obs).astype(np.float64), -np.inf)
@@ -105,8 +93,6 @@ class NumpyPolicy:
         for i, (w, b) in enumerate(self.layers):
             out[f"w{i}"], out[f"b{i}"] = w, b
         out["head_w"], out["head_b"] = self.head
-        if self.skip is not None:
-            out["skip_w"] = self.skip
         return out
 
     @classmethod
@@ -114,8 +100,7 @@ class NumpyPolicy:
         n = sum(1 for k in arrays if k.startswith("w"))
         layers = [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(n)]
         features = str(arrays["features"]) if "features" in arrays else None
-        return cls(layers, (arrays["head_w"], arrays["head_b"]), str(arrays["activation"]), features,
-                   arrays.get("skip_w"))
+        return cls(layers, (arrays["head_w"], arrays["head_b"]), str(arrays["activation"]), features)
 
     def save(self, path: str | os.PathLike) -> None:
         np.savez(path, **self.to_arrays())

@@ -67,7 +67,6 @@ DEFAULTS: dict[str, Any] = {
         "max_grad_norm": 0.5,
         "net_arch": [128, 128],
         "activation": "tanh",
-        "skip_linear": False,  # a linear path from the observation to the logits beside the MLP (train/policies.py)
     },
     "budget": {
         "total_timesteps": 100000,  # learner decisions
@@ -211,7 +210,6 @@ SCHEMA: dict[str, Any] = {
         "max_grad_norm": _num(0, 100, lo_open=True),
         "net_arch": _net_arch,
         "activation": _choice("tanh", "relu"),
-        "skip_linear": _bool,
     },
     "budget": {
         "total_timesteps": _num(1, integer=True),

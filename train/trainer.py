@@ -194,7 +194,7 @@ def train(cfg: dict, out: str | Path, seed: int | None = None, resume: str | Pat
     in_process = cfg["budget"]["vec_env"] != "subproc"
     total = cfg["budget"]["total_timesteps"]
     ppo = dict(cfg["ppo"])
-    net_arch, activation, skip_linear = ppo.pop("net_arch"), ppo.pop("activation"), ppo.pop("skip_linear")
+    net_arch, activation = ppo.pop("net_arch"), ppo.pop("activation")
     t0 = time.perf_counter()
     pretrain_stats = None
     if resume is not None:
@@ -215,11 +215,7 @@ def train(cfg: dict, out: str | Path, seed: int | None = None, resume: str | Pat
         log(f"resumed from {ckpt} at {done} steps ({len(snaps[-pool.window:])} self-play snapshots)")
     else:
         act = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[activation]
-        if skip_linear:
-            from .policies import SkipLinearMaskablePolicy as policy_cls
-        else:
-            policy_cls = "MlpPolicy"
-        model = MaskablePPO(policy_cls, venv, device="cpu", seed=seed, verbose=verbose,
+        model = MaskablePPO("MlpPolicy", venv, device="cpu", seed=seed, verbose=verbose,
                             tensorboard_log=str(out / "tb"),
                             policy_kwargs={"net_arch": list(net_arch), "activation_fn": act}, **ppo)
         done = 0
