@@ -132,14 +132,18 @@ class DominoesFeatures(Features):
 
 class MugginsCardsFeatures(Features):
     """[each action is a correct placement of the card in play (the rules' destinations from
-    the visible tops), by action] [the placement under review is a mistake]."""
+    the visible tops), by action] [the placement under review is a mistake] [after each
+    common-pile placement, one's own known next card fits a common top, by action] [after
+    it, the share of opponents whose known next card fits one, by action]."""
 
     def __init__(self, game: Any) -> None:
-        self.num_actions = game.num_actions
-        self.size = self.num_actions + 1
+        self.num_actions = a = game.num_actions
+        self.num_players = game.num_players
+        self.MISTAKE, self.MINE, self.THEIRS = a, a + 1, 2 * a + 1
+        self.size = 3 * a + 1
 
     def __call__(self, view: dict, mask: np.ndarray) -> np.ndarray:
-        from .heuristic_muggins_cards import correct_destinations
+        from .heuristic_muggins_cards import COMMON_PILE, OPPONENT_DISCARD, correct_destinations, fits_any
 
         out = np.zeros(self.size, np.float32)
         commons, tops = list(view["commons"]), list(view["discard_tops"])
@@ -147,10 +151,20 @@ class MugginsCardsFeatures(Features):
         if rv is not None:
             correct = correct_destinations(rv["card"], rv["placer"], commons, tops)
             if rv["action"] not in correct:
-                out[self.num_actions] = 1.0
-        elif view.get("card_in_play", -1) is not None and view.get("card_in_play", -1) >= 0:
-            for a in correct_destinations(view["card_in_play"], view["seat"], commons, tops):
-                out[a] = 1.0
+                out[self.MISTAKE] = 1.0
+            return out
+        card, seat = view.get("card_in_play", -1), view["seat"]
+        if card is None or card < 0:
+            return out
+        n = self.num_players
+        known = view.get("next_cards") or [-1] * n
+        for a in correct_destinations(card, seat, commons, tops):
+            out[a] = 1.0
+            if a < OPPONENT_DISCARD:  # a common pile
+                after = list(commons)
+                after[a - COMMON_PILE] = card
+                out[self.MINE + a] = fits_any(known[seat], after)
+                out[self.THEIRS + a] = sum(fits_any(known[(seat + k) % n], after) for k in range(1, n)) / (n - 1)
         return out
 
 

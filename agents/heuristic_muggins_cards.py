@@ -6,9 +6,14 @@ Strategy (what a good player does; the only free choice of the game is the commo
   one's own discard), and only those are ever chosen, even when ``mistakes=True`` offers
   every physical placement.
 - Among several fitting common piles, put the card where it leaves the next players the
-  fewest fitting cards: after the placement, count the cards that could still be hidden in
-  a stock (4 per rank minus the copies visible on pile tops) whose rank fits some common
-  top; choose the pile that minimises it (ties: the lowest index).
+  fewest fitting cards, counting first the cards everyone knows. A recycled discard keeps
+  its order, so a player who watched the table knows the next card of every player who has
+  recycled (``view["next_cards"]``). In order: (1) keep a common top that one's own known
+  next card fits; (2) leave a fitting top to as few opponents' known next cards as possible;
+  (3) minimise the cards that could still be hidden in a stock (4 per rank minus the copies
+  visible on pile tops) whose rank fits some common top; (4) the lowest pile index.
+  (Measured on 82,000 real choices of 4-player games, each played out both ways: (1) and (2)
+  carry the whole edge; (3) alone is no better than a coin.)
 - Call "Muggins!" on every mistake (a placement outside the correct destinations) and
   pass otherwise (an unfounded call earns nothing).
 """
@@ -25,6 +30,11 @@ COMMON_PILE, OPPONENT_DISCARD, OWN_DISCARD, PASS, CALL = 0, 4, 10, 11, 12
 
 def _fits(a: int, b: int) -> bool:
     return a >= 0 and b >= 0 and abs(RANK_LIST[a] - RANK_LIST[b]) == 1
+
+
+def fits_any(card: int, tops: list[int]) -> bool:
+    """``card`` is known (not -1) and fits one of ``tops``."""
+    return card >= 0 and any(_fits(card, t) for t in tops)
 
 
 def correct_destinations(card: int, placer: int, commons: list[int], discard_tops: list[int]) -> list[int]:
@@ -70,10 +80,15 @@ class MugginsCardsHeuristic(HeuristicBase):
         if len(options) == 1:
             return options[0]
 
+        known = view.get("next_cards") or [-1] * len(tops)
+        others = [known[(seat + k) % len(known)] for k in range(1, len(known))]
+
         def key(a: int):
             after = list(commons)
             after[a - COMMON_PILE] = card
-            return fitting_hidden(after, tops), a
+            mine = fits_any(known[seat], after)
+            theirs = sum(fits_any(k, after) for k in others)
+            return -mine, theirs, fitting_hidden(after, tops), a
 
         return min(options, key=key)
 

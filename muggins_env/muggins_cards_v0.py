@@ -34,8 +34,13 @@ card in play rank (13) · 4 common piles × (present, top rank 13) · per relati
 (self first): discard top rank (13), stock size/52, discard size/52 · seat to act (n) ·
 phase place/call/rechoose (3) · seat whose card is in play (n) · destination under review
 as a relative action index (11) · count of each rank face up on any pile /4 (13) ·
-turns/max_turns. During a review the piles are shown as before the placement, the card in
-play apart. Never any stock's order or contents (the owner's included).
+turns/max_turns · per relative seat (self first): rank of the card it exposes next, when
+everyone knows it (13). During a review the piles are shown as before the placement, the
+card in play apart. A stock's order is never shown, the owner's included, except what the
+table has watched: a recycled discard comes back in the order it was built face up, so its
+cards are known from the top down to the first card nobody has seen (a penalty card given
+from an unknown stock top). The readable view holds the same as `next_cards` (card ids, -1
+unknown).
 
 ## Options
 | option | default | allowed |

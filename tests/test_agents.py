@@ -214,6 +214,35 @@ def test_muggins_cards_heuristic_never_misplays_and_leaves_fewest_fitting_cards(
     assert h.candidates(view, every_placement, 6) == [0, 1]
 
 
+def test_muggins_cards_heuristic_uses_the_next_cards_everyone_knows():
+    h = make_agent("heuristic", "muggins_cards_v0", {})
+    # 6♥ fits 5♣ (pile 0) and 7♦ (pile 1): covering 5♣ keeps 7♦, covering 7♦ keeps 5♣
+    view = {"seat": 0, "card_in_play": _c("6H"), "commons": [_c("5C"), _c("7D"), _c("KH"), _c("QS")],
+            "discard_tops": [-1, -1, -1, -1], "next_cards": [_c("8C"), -1, -1, -1]}
+    legal = np.array([0, 1])
+    assert h.choose(view, legal, None) == 0  # my known 8♣ fits the 7♦ I keep
+    view["next_cards"] = [_c("4C"), -1, -1, -1]
+    assert h.choose(view, legal, None) == 1  # my known 4♣ fits the 5♣ I keep
+    # no card of mine known: keep the top that fewer opponents' known next cards fit
+    view["next_cards"] = [-1, _c("4C"), _c("4D"), _c("8S")]
+    assert h.choose(view, legal, None) == 0  # keep 7♦: only 8♠ fits it (4♣ and 4♦ fit 5♣)
+    view["next_cards"] = [-1, _c("8C"), _c("4D"), _c("8S")]
+    assert h.choose(view, legal, None) == 1  # keep 5♣: only 4♦ fits it
+    # my own card first: 4♣ is worth keeping 5♣ even though two opponents' cards fit it too
+    view["next_cards"] = [_c("4C"), _c("4D"), _c("4S"), -1]
+    assert h.choose(view, legal, None) == 1
+    # nothing known: the fewest hidden fitting cards. Keeping 7♦ (tops 6♥ 7♦ K♥ Q♠) leaves ranks
+    # 5 6 7 8 J Q K fitting: 4+3+3+4+4+3+3 = 24 hidden; keeping 5♣ (5♣ 6♥ K♥ Q♠) leaves 4 5 6 7
+    # J Q K: 4+3+3+4+4+3+3 = 24 as well, so the lowest index; with 8♣ face up on B's discard
+    # the 7♦ side has one fewer (23): still pile 0, and with 4♣ there instead pile 1
+    view["next_cards"] = [-1, -1, -1, -1]
+    assert h.choose(view, legal, None) == 0
+    view["discard_tops"] = [-1, _c("8C"), -1, -1]
+    assert h.choose(view, legal, None) == 0
+    view["discard_tops"] = [-1, _c("4C"), -1, -1]
+    assert h.choose(view, legal, None) == 1
+
+
 def test_dominoes_heuristic_largest_score_true_announcement_and_calls():
     from muggins_env.kernel.tiles import parse_tile
 

@@ -202,17 +202,35 @@ def test_card_muggins_features_mark_the_rules_destinations_and_mistakes():
 
     def check_default(state, p, f):  # without mistakes the legal actions ARE the rules' destinations
         if state.phase_name() == "place":
-            assert np.array_equal(np.flatnonzero(f[:-1]), state.legal_actions())
+            assert np.array_equal(np.flatnonzero(f[:13]), state.legal_actions())
             counts["place"] += 1
 
     def check_mistakes(state, p, f):
         if state.phase_name() == "call":
-            assert f[-1] == (0 if state.review[2] else 1)  # the kernel's verdict on the placement
+            assert f[13] == (0 if state.review[2] else 1)  # the kernel's verdict on the placement
             counts["call"] += 1
 
     _play("muggins_cards_v0", {"num_players": 4}, range(3), check_default)
     _play("muggins_cards_v0", {"num_players": 4, "mistakes": True}, range(3), check_mistakes)
     assert all(v > 10 for v in counts.values()), counts
+
+
+def test_card_muggins_features_count_the_known_next_cards_each_pile_choice_leaves_fitting():
+    from muggins_env.kernel.cards import parse_card as c
+
+    f = derived_features("muggins_cards_v0", make_game("muggins_cards_v0", {"num_players": 4}))
+    # 6♥ fits 5♣ (pile 0) and 7♦ (pile 1). Covering 5♣ keeps 7♦: my 8♣ fits it, and of the
+    # opponents' 4♦ 8♠ (one unknown) only 8♠; covering 7♦ keeps 5♣: my 8♣ fits nothing, 4♦ fits
+    view = {"seat": 0, "card_in_play": c("6H"), "commons": [c("5C"), c("7D"), c("KH"), c("QS")],
+            "discard_tops": [-1, -1, -1, -1], "next_cards": [c("8C"), c("4D"), -1, c("8S")]}
+    out = f(view, np.zeros(13, np.int8))
+    assert out.shape == (40,) and np.flatnonzero(out[:13]).tolist() == [0, 1] and out[13] == 0
+    assert out[14:27].tolist() == [1, 0] + [0] * 11  # my known card fits after pile 0 only
+    np.testing.assert_allclose(out[27:40], [1 / 3, 1 / 3] + [0] * 11)
+    view["next_cards"] = [c("4C"), c("4D"), c("8S"), c("4S")]
+    out = f(view, np.zeros(13, np.int8))
+    assert out[14:16].tolist() == [0, 1]
+    np.testing.assert_allclose(out[27:29], [1 / 3, 2 / 3])
 
 
 @pytest.mark.parametrize("game_id,options", [("cribbage_v0", {"num_players": 2}),

@@ -159,6 +159,42 @@ def test_recycling_turns_the_discard_over_without_shuffling():
     assert s["stocks"][A] == parse_cards("8♦ J♠") and s["discards"][A] == []
 
 
+def test_next_cards_show_a_recycled_stock_and_hide_an_unseen_one():
+    # A recycles 3♣ 8♦ J♠ (watched face up): after 3♣ is exposed, everyone knows 8♦ comes next;
+    # B, C and D have never-seen stocks: unknown
+    e = make(rig([[], ["4♠"], ["4♦"], ["4♥"]], discards=[["3♣", "8♦", "J♠"], [], [], []],
+                 commons=["K♥"], fill_to=[1, 2, 3]))
+    view = e.kernel_state.public_view(B)
+    assert view["next_cards"] == [parse_card("8♦"), -1, -1, -1]
+    # an empty stock: the next card is the oldest card of the discard
+    e = make(rig([["6♥"], ["K♣"], ["3♥"], ["10♠"]], discards=[[], ["7♦", "2♣"], [], []]))
+    assert e.kernel_state.public_view(A)["next_cards"][B] == -1  # B still has a stock
+    e = make(rig([["6♥"], [], ["3♥"], ["10♠"]], discards=[[], ["7♦", "2♣"], [], []], fill_to=[0, 2, 3]))
+    assert e.kernel_state.public_view(A)["next_cards"][B] == parse_card("7♦")
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31), n=st.sampled_from([3, 4, 7]))
+def test_a_known_next_card_is_the_card_that_player_exposes_next(seed, n):
+    # without mistakes nothing but its owner's turn changes a stock, so the view's promise holds
+    # (with mistakes a penalty can take the card first)
+    game = MugginsCardsGame(num_players=n, max_turns=400)
+    state = game.new_initial_state(seed=seed)
+    rng = np.random.default_rng(seed)
+    promised: dict[int, int] = {}  # seat -> the next card the view announced for it
+    known = 0
+    while not state.is_terminal():
+        if state.player in promised:
+            assert state.exposed == promised.pop(state.player)
+        for seat, card in enumerate(state.public_view(state.player)["next_cards"]):
+            if seat != state.player and card >= 0:
+                assert promised.setdefault(seat, card) == card
+                known += 1
+        legal = state.legal_actions()
+        state.apply(int(legal[rng.integers(len(legal))]))
+    assert known > 0 or state.turns < 60  # long games do recycle
+
+
 def test_a_correct_last_placement_wins_and_pays_zero_sum_rewards():
     e = make(rig([["6♥"], [], [], []], fill_to=[1, 2, 3]))
     e.step(COMMON_PILE + 0)

@@ -79,6 +79,7 @@ class MugginsCardsGame(Game):
         o["review"] = OWN_DISCARD + 1  # destination of the placement under review (relative)
         o["seen"] = 13  # count of each rank lying face up on any pile
         o["clock"] = 1  # turns played / max_turns
+        o["next"] = n * 13  # per relative seat: rank of its next card when everyone knows it
         self.observation_layout = o
         self.observation_size = sum(o.values())
 
@@ -379,6 +380,12 @@ class MugginsCardsState(State):
         obs[i:i + 13] *= 0.25
         i += 13
         obs[i] = self.turns / self.game.max_turns
+        i += 1
+        for rel in range(n):
+            card = self.known_next((player + rel) % n)
+            if card >= 0:
+                obs[i + RANK0[card]] = 1
+            i += 13
         return obs
 
     def _relative_destination(self, observer: int, placer: int, action: int) -> int:
@@ -411,6 +418,17 @@ class MugginsCardsState(State):
             return f"{format_card(self.exposed)} → {self._destination_text(self.player, action)}"
         return self.game.action_name(action)
 
+    def known_next(self, seat: int) -> int:
+        """The card ``seat`` will expose next if everyone can know it, else -1. A recycled
+        discard keeps its order and every card in it was placed face up, so a player who
+        watched the table knows a recycled stock from the top until its first unseen card."""
+        stock = self.stocks[seat]
+        if stock:
+            card = stock[-1]
+            return card if self.seen[card] else -1
+        discard = self.discards[seat]
+        return discard[0] if discard else -1
+
     def public_view(self, player: int) -> dict:
         commons, discards = self._tops_for_view()
         view = {
@@ -425,6 +443,7 @@ class MugginsCardsState(State):
             "stock_sizes": [len(s) for s in self.stocks],
             "discard_sizes": [len(d) for d in self.discards],
             "turns": self.turns,
+            "next_cards": [self.known_next(s) for s in range(self.n)],
         }
         if self.phase == REVIEW:
             placer, placed, _, _ = self.review
