@@ -184,7 +184,10 @@ def test_short_run_saves_resumes_and_loads_as_agent(tmp_path):
         mask = env.action_masks()
         a, _ = model.predict(obs, action_masks=mask, deterministic=True)
         assert agent.act(obs, mask.astype(np.int8), rng) == int(a)
-    with pytest.raises(ValueError, match="expects observations of 165"):
+    from muggins_env.agents import make_game
+
+    size4 = make_game(GAME, {"num_players": 4}).observation_size
+    with pytest.raises(ValueError, match=f"expects observations of {size4}"):
         load_ppo_agent(out, GAME, {"num_players": 5})
     with pytest.raises(FileNotFoundError):
         load_ppo_agent(tmp_path / "nowhere", GAME, {"num_players": 4})
@@ -270,7 +273,7 @@ def test_trained_policy_respects_masks(tmp_path):
     pol = NumpyPolicy.load(tmp_path / "model.npz")
     mask = np.zeros(13, np.int8)
     mask[[2, 7]] = 1
-    p = pol.probabilities(np.full(165, 0.5, np.float32), mask)
+    p = pol.probabilities(np.full(pol.obs_size, 0.5, np.float32), mask)
     assert p.sum() == pytest.approx(1) and p[[0, 1, 3, 4, 5, 6, 8, 9, 10, 11, 12]].sum() == 0
 
 
