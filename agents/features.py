@@ -143,7 +143,7 @@ class MugginsCardsFeatures(Features):
         self.size = 3 * a + 1
 
     def __call__(self, view: dict, mask: np.ndarray) -> np.ndarray:
-        from .heuristic_muggins_cards import COMMON_PILE, OPPONENT_DISCARD, correct_destinations, fits_any
+        from .heuristic_muggins_cards import COMMON_PILE, OPPONENT_DISCARD, correct_destinations, known_fits
 
         out = np.zeros(self.size, np.float32)
         commons, tops = list(view["commons"]), list(view["discard_tops"])
@@ -161,10 +161,8 @@ class MugginsCardsFeatures(Features):
         for a in correct_destinations(card, seat, commons, tops):
             out[a] = 1.0
             if a < OPPONENT_DISCARD:  # a common pile
-                after = list(commons)
-                after[a - COMMON_PILE] = card
-                out[self.MINE + a] = fits_any(known[seat], after)
-                out[self.THEIRS + a] = sum(fits_any(known[(seat + k) % n], after) for k in range(1, n)) / (n - 1)
+                mine, theirs = known_fits(card, seat, a - COMMON_PILE, commons, known)
+                out[self.MINE + a], out[self.THEIRS + a] = mine, theirs / (n - 1)
         return out
 
 

@@ -37,6 +37,15 @@ def fits_any(card: int, tops: list[int]) -> bool:
     return card >= 0 and any(_fits(card, t) for t in tops)
 
 
+def known_fits(card: int, seat: int, pile: int, commons: list[int], known: list[int]) -> tuple[bool, int]:
+    """After ``card`` covers common ``pile``: does ``seat``'s own known next card fit a common
+    top, and how many opponents' known next cards do."""
+    after = list(commons)
+    after[pile] = card
+    n = len(known)
+    return fits_any(known[seat], after), sum(fits_any(known[(seat + k) % n], after) for k in range(1, n))
+
+
 def correct_destinations(card: int, placer: int, commons: list[int], discard_tops: list[int]) -> list[int]:
     """The correct placement actions of ``placer`` for ``card`` (RULES.md §1.2), from the tops."""
     piles = [COMMON_PILE + i for i, top in enumerate(commons) if _fits(card, top)]
@@ -81,13 +90,11 @@ class MugginsCardsHeuristic(HeuristicBase):
             return options[0]
 
         known = view.get("next_cards") or [-1] * len(tops)
-        others = [known[(seat + k) % len(known)] for k in range(1, len(known))]
 
         def key(a: int):
+            mine, theirs = known_fits(card, seat, a - COMMON_PILE, commons, known)
             after = list(commons)
             after[a - COMMON_PILE] = card
-            mine = fits_any(known[seat], after)
-            theirs = sum(fits_any(k, after) for k in others)
             return -mine, theirs, fitting_hidden(after, tops), a
 
         return min(options, key=key)
