@@ -64,13 +64,16 @@ crib=False)` (all 12,994,800 hand+starter pairs in under a second) and
 the unseen starters, ~0.15 ms for a 6-card hand); cards as ids or strings.
 """
 
+from typing import Any, ClassVar
+
 from .env import KernelAECEnv, wrapped
 from .games.cribbage import CribbageGame
 
 
 class raw_env(KernelAECEnv):
     game_cls = CribbageGame
-    metadata = {"render_modes": ["ansi", "human"], "name": "cribbage_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "cribbage_v0",
+                                          "is_parallelizable": False}
 
 
 env = wrapped(raw_env)

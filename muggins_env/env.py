@@ -38,7 +38,7 @@ class KernelAECEnv(AECEnv):
                              + ", ".join(map(repr, self.metadata["render_modes"])))
         for name, value in (("skip_forced", skip_forced), ("readable_infos", readable_infos)):
             if not isinstance(value, bool):
-                raise ValueError(f"option {name}={value!r} is not allowed; allowed values: True, False")  # noqa: TRY004
+                raise ValueError(f"option {name}={value!r} is not allowed; allowed values: True, False")
         self.render_mode = render_mode
         self.skip_forced = skip_forced
         self.readable_infos = readable_infos

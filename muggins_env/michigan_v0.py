@@ -63,13 +63,16 @@ later hands are shuffled from the episode's generator.
 - `"win"` ties: equal top balances share +1; if all balances are equal every reward is 0.
 """
 
+from typing import Any, ClassVar
+
 from .env import KernelAECEnv, wrapped
 from .games.michigan import MichiganGame
 
 
 class raw_env(KernelAECEnv):
     game_cls = MichiganGame
-    metadata = {"render_modes": ["ansi", "human"], "name": "michigan_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "michigan_v0",
+                                          "is_parallelizable": False}
 
 
 env = wrapped(raw_env)

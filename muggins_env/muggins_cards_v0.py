@@ -58,13 +58,16 @@ first (optional), 1–4 common piles each a card or a list bottom first; cards a
 strings; all 52 cards exactly once.
 """
 
+from typing import Any, ClassVar
+
 from .env import KernelAECEnv, wrapped
 from .games.muggins_cards import MugginsCardsGame
 
 
 class raw_env(KernelAECEnv):
     game_cls = MugginsCardsGame
-    metadata = {"render_modes": ["ansi", "human"], "name": "muggins_cards_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "muggins_cards_v0",
+                                          "is_parallelizable": False}
 
 
 env = wrapped(raw_env)

@@ -88,13 +88,16 @@ set exactly once; hands may have any sizes ≥ 1. Only the first hand is rigged:
 are dealt from the episode's generator.
 """
 
+from typing import Any, ClassVar
+
 from .env import KernelAECEnv, wrapped
 from .games.dominoes import DominoesGame
 
 
 class raw_env(KernelAECEnv):
     game_cls = DominoesGame
-    metadata = {"render_modes": ["ansi", "human"], "name": "muggins_dominoes_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "muggins_dominoes_v0",
+                                          "is_parallelizable": False}
 
 
 env = wrapped(raw_env)

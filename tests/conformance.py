@@ -4,7 +4,7 @@ the information-leak test, and random-play properties over the kernel State API.
 from __future__ import annotations
 
 import pickle
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from pettingzoo.test import api_test, seed_test

@@ -6,8 +6,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from muggins_env.games.muggins_cards import (CALL, COMMON_PILE, OPPONENT_DISCARD, OWN_DISCARD, PASS,
-                                             MugginsCardsGame)
+from muggins_env.games.muggins_cards import (
+    CALL,
+    COMMON_PILE,
+    OPPONENT_DISCARD,
+    OWN_DISCARD,
+    PASS,
+    MugginsCardsGame,
+)
 from muggins_env.kernel.cards import NUM_CARDS, parse_card, parse_cards
 from muggins_env.muggins_cards_v0 import env as wrapped_env
 from muggins_env.muggins_cards_v0 import raw_env
@@ -339,7 +345,7 @@ def test_properties_conservation_masks_zero_sum_and_replay(seed, n, mistakes):
     (n, m, False) for n in range(3, 8) for m in (False, True)] + [
     (n, True, True) for n in range(3, 8)] + [(4, False, True), (6, False, True)])
 def test_pettingzoo_api_and_seed(n, mistakes, skip_forced):
-    opts = dict(num_players=n, mistakes=mistakes, skip_forced=skip_forced, max_turns=200)
+    opts = {"num_players": n, "mistakes": mistakes, "skip_forced": skip_forced, "max_turns": 200}
     check_api(lambda: raw_env(**opts), lambda: wrapped_env(**opts), num_cycles=100)
 
 

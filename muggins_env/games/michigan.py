@@ -218,7 +218,7 @@ class MichiganState(State):
         n = self.n
         form = "format: {'dealer': seat, 'hands': [[card, ...] per seat], 'widow': [card, ...]}"
         if not isinstance(deal, Mapping):
-            raise ValueError(f"deal must be a dict, got {deal!r}; {form}")  # noqa: TRY004 (the deal contract: ValueError)
+            raise ValueError(f"deal must be a dict, got {deal!r}; {form}")
         unknown = sorted(set(deal) - {"dealer", "hands", "widow"})
         if unknown:
             raise ValueError(f"unknown deal key(s) {unknown}; allowed: dealer, hands, widow")
@@ -233,11 +233,11 @@ class MichiganState(State):
         if not isinstance(hands, (list, tuple)) or len(hands) != n:
             raise ValueError(f"deal hands must be a list of {n} lists (one per seat), got {hands!r}")
         if not isinstance(deal["widow"], (list, tuple)):
-            raise ValueError(f"deal widow must be a list of cards, got {deal['widow']!r}")  # noqa: TRY004 (the deal contract: ValueError)
+            raise ValueError(f"deal widow must be a list of cards, got {deal['widow']!r}")
         piles = []
         for seat, h in enumerate(hands):
             if not isinstance(h, (list, tuple)):
-                raise ValueError(f"deal hands[{seat}] must be a list of cards, got {h!r}")  # noqa: TRY004 (the deal contract: ValueError)
+                raise ValueError(f"deal hands[{seat}] must be a list of cards, got {h!r}")
             piles.append([parse_card(c) for c in h])
         widow = [parse_card(c) for c in deal["widow"]]
         check_all_once([c for p in piles + [widow] for c in p], "deal")

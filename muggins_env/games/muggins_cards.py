@@ -16,7 +16,8 @@ Action indices (``Discrete(13)``, a contract):
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -55,7 +56,7 @@ def fits(card_a: int, card_b: int) -> bool:
 
 class MugginsCardsGame(Game):
     FACTS = FACTS
-    OPTIONS = {
+    OPTIONS: ClassVar[dict[str, Option]] = {
         "num_players": Option(4, allowed=(3, 4, 5, 6, 7), doc="players, 3-7"),
         "mistakes": Option(False, allowed=(False, True),
                            doc="offer every physical placement and a call phase after each"),
@@ -83,7 +84,7 @@ class MugginsCardsGame(Game):
         self.observation_layout = o
         self.observation_size = sum(o.values())
 
-    def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> "MugginsCardsState":
+    def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> MugginsCardsState:
         return MugginsCardsState(self, seed, deal)
 
     def action_name(self, action: int) -> str:
@@ -127,7 +128,7 @@ class MugginsCardsState(State):
     # -- the deal ----------------------------------------------------------------------------------
     def _deal_random(self) -> None:
         n = self.n
-        each, ncommons = TABLE[n]
+        each = TABLE[n][0]
         self.dealer = int(self.rng.integers(n))
         pack = self.rng.permutation(NUM_CARDS).tolist()
         self.stocks = [pack[i * each:(i + 1) * each] for i in range(n)]  # top = last element
@@ -456,8 +457,8 @@ class MugginsCardsState(State):
         def top(pile: list[int]) -> str:
             return format_card(pile[-1]) if pile else "--"
 
-        lines = [f"Muggins (cards), {self.n} players, dealer {self.dealer}, turn {self.turns}, "
-                 f"phase {PHASE_NAMES[self.phase]}"]
+        lines = [(f"Muggins (cards), {self.n} players, dealer {self.dealer}, turn {self.turns}, "
+                  f"phase {PHASE_NAMES[self.phase]}")]
         lines.append("common piles: " + "  ".join(f"[{i}] {top(p)}" for i, p in enumerate(self.commons)))
         for s in range(self.n):
             mark = ">" if s == self.current_player() else " "
@@ -483,7 +484,7 @@ class MugginsCardsState(State):
             "callers": list(self.callers), "winner": self.winner, "truncated": self.truncated,
         }
 
-    def clone(self) -> "MugginsCardsState":
+    def clone(self) -> MugginsCardsState:
         c = object.__new__(MugginsCardsState)
         c.__dict__.update(self.__dict__)
         c._rng = None  # the generator is rebuilt from its state only if the clone draws
@@ -497,7 +498,7 @@ class MugginsCardsState(State):
         c._returns = self._returns.copy()
         return c
 
-    def resample_hidden(self, player: int, rng: np.random.Generator) -> "MugginsCardsState":
+    def resample_hidden(self, player: int, rng: np.random.Generator) -> MugginsCardsState:
         """Only face-down stock cards never seen are unknown (to everyone, the owner too):
         shuffle them among their places; seen cards and every count stay."""
         c = self.clone()

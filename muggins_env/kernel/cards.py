@@ -8,7 +8,7 @@ Games that rank aces high (Michigan) keep the same ids and order ranks themselve
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 

@@ -10,8 +10,9 @@ Chance is explicit: every shuffle or cut comes from ``state.rng``, a seeded
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -55,7 +56,7 @@ class Game:
     def __init__(self, **options: Any) -> None:
         self.options = resolve_options(self.OPTIONS, options, self.FACTS.name)
 
-    def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> "State":
+    def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> State:
         raise NotImplementedError
 
     def action_name(self, action: int) -> str:
@@ -180,10 +181,10 @@ class State:
         """Everything, hidden cards included: for centralised critics and debugging only."""
         raise NotImplementedError
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         return copy.deepcopy(self)
 
-    def resample_hidden(self, player: int, rng: np.random.Generator) -> "State":
+    def resample_hidden(self, player: int, rng: np.random.Generator) -> State:
         """A clone in which everything ``player`` cannot see (opponents' hands, stock order,
         the boneyard, the widow, the pack) is re-dealt at random, consistently with what
         ``player`` knows: cards seen played or shown stay, counts stay, and

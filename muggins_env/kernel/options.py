@@ -6,8 +6,9 @@ config never silently plays another game.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 
 @dataclass(frozen=True)

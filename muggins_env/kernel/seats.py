@@ -5,7 +5,7 @@ Seats are 0..n-1 clockwise; "left of X" is (X+1) mod n (RULES.md, common convent
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 
 def left_of(seat: int, n: int) -> int:

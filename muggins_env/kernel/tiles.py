@@ -9,7 +9,7 @@ Notation ``"5-3"`` (high half first); parsing accepts either order (``"3-5"``) a
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 MAX_PIPS = 15
 SET_SIZES = {n: (n + 1) * (n + 2) // 2 for n in (6, 9, 12, 15)}

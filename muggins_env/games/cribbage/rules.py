@@ -175,7 +175,7 @@ class CribbageState(State):
     def _parse_deal(self, deal: Mapping) -> dict:
         n, g = self.n, self.game
         if not isinstance(deal, Mapping):
-            raise ValueError(f"deal must be a dict with keys dealer, hands, starter (crib_card with 3 players), "  # noqa: TRY004 (the project contract: ValueError)
+            raise ValueError(f"deal must be a dict with keys dealer, hands, starter (crib_card with 3 players), "
                              f"got {deal!r}")
         allowed = {"dealer", "hands", "starter"} | ({"crib_card"} if n == 3 else set())
         unknown = set(deal) - allowed

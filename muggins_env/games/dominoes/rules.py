@@ -222,7 +222,7 @@ class DominoesState(State):
     def _parse_deal(self, deal: Mapping) -> tuple[list[list[int]], list[int]]:
         g, n = self.game, self.n
         if not isinstance(deal, Mapping):  # the suite's contract: a bad deal raises ValueError
-            raise ValueError("deal must be a dict {'hands': [[tile, ...] per seat], 'boneyard': [tile, ...]}, "  # noqa: TRY004
+            raise ValueError("deal must be a dict {'hands': [[tile, ...] per seat], 'boneyard': [tile, ...]}, "
                              f"got {deal!r}")
         unknown = set(deal) - {"hands", "boneyard"}
         if unknown:
@@ -233,7 +233,7 @@ class DominoesState(State):
 
         def tiles(what: str, value: Any) -> list[int]:
             if not isinstance(value, (list, tuple)):
-                raise ValueError(f"deal {what} must be a list of tiles (ids or '5-3'), got {value!r}")  # noqa: TRY004
+                raise ValueError(f"deal {what} must be a list of tiles (ids or '5-3'), got {value!r}")
             return [parse_tile(int(x) if isinstance(x, np.integer) else x, g.set_max) for x in value]
 
         hands_in = deal["hands"]
