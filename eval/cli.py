@@ -85,9 +85,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for text in args.opt:
             k, v = parse_opt(text)
             options[k] = v
-        result = run_tournament(game, options, list(agents), args.deals or cfg.get("deals", 100),
+        # an explicit 0 is bad input (an error below), not "use the default"
+        deals = args.deals if args.deals is not None else cfg.get("deals", 100)
+        result = run_tournament(game, options, list(agents), deals,
                                 seed=args.seed if args.seed is not None else cfg.get("seed", 0),
-                                workers=args.workers or cfg.get("workers"),
+                                workers=args.workers if args.workers is not None else cfg.get("workers"),
                                 lineup=args.lineup or cfg.get("lineup", "cycle"),
                                 skip_forced=not args.no_skip_forced, progress=not args.no_progress)
     except (ValueError, FileNotFoundError) as e:

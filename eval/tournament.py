@@ -256,8 +256,11 @@ def run_tournament(game_id: str, options: dict | None, agents: Sequence[Any], de
 
             make_agent(a, game_id, options)
     seatings = schedule(len(agents), game.num_players, lineup)
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, (int, np.integer))
+                                or workers < 1):
+        raise ValueError(f"workers={workers!r} must be an int >= 1 (or None: all cores)")
     workers = (os.cpu_count() or 1) if workers is None else int(workers)
-    workers = max(1, min(workers, deals))
+    workers = min(workers, deals)
     if chunk is None:
         chunk = max(1, min(16, deals // (workers * 4) or 1))
     tasks = [(game_id, options, agents, seatings, list(range(s, min(s + chunk, deals))), seed, skip_forced)

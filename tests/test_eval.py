@@ -181,6 +181,18 @@ def test_cli_clear_errors(argv, message, capsys):
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("flag, value, message", [
+    ("--deals", "0", "deals=0 must be an int >= 1"),
+    ("--deals", "-3", "deals=-3 must be an int >= 1"),
+    ("--workers", "0", "workers=0 must be an int >= 1"),
+])
+def test_cli_zero_is_an_error_not_the_default(flag, value, message, capsys):
+    """An explicit 0 must not silently fall back to the default (100 deals, all cores)."""
+    argv = ["--game", "michigan_v0", "--agents", "random", "--no-progress", "--deals", "1", flag, value]
+    assert cli_main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
 def test_parse_opt_values():
     assert parse_opt("num_players=3") == ("num_players", 3)
     assert parse_opt("muggins=off") == ("muggins", "off")
