@@ -97,8 +97,10 @@ def test_config_file_errors(tmp_path):
     p.write_text("[1, 2")
     with pytest.raises(ConfigError, match="not valid YAML"):
         load_config(p)
-    with pytest.raises(ConfigError, match="no preset 'huge'"):
+    with pytest.raises(ConfigError, match="no preset 'huge'.*available: full, quick"):
         load_config(game=GAME, preset="huge")
+    with pytest.raises(ConfigError, match="unknown game 'chess'; known games: muggins_cards_v0"):
+        load_config(game="chess", preset="quick")
     p.write_text("game: muggins_cards_v0\n")
     assert load_config(p)["ppo"]["gamma"] == 0.99  # defaults fill the rest
 

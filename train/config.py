@@ -304,11 +304,15 @@ def load_config(path: str | Path | None = None, game: str | None = None, preset:
         if game is None:
             raise ConfigError("give a config file, or a game and a preset")
         preset = preset or "quick"
+        from muggins_env import ENV_NAMES
+
+        if game not in ENV_NAMES:
+            raise ConfigError(f"unknown game {game!r}; known games: {', '.join(ENV_NAMES)}")
         try:
             text = resources.files("muggins_env.configs").joinpath(game, f"{preset}.yaml").read_text()
         except (FileNotFoundError, OSError):
             raise ConfigError(f"no preset {preset!r} for {game!r}; available: "
-                              + ", ".join(list_presets(game)) or "none") from None
+                              + (", ".join(list_presets(game)) or "none")) from None
         source = f"{game}/{preset}.yaml"
     try:
         raw = yaml.safe_load(text) or {}
