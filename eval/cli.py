@@ -63,17 +63,48 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+PRESET_KEYS = ("game", "options", "agents", "deals", "seed", "lineup", "workers", "out")
+
+
+def load_preset(path: str) -> dict:
+    """A ``--config`` YAML preset, checked: a clear error for a missing file, bad YAML, an
+    unknown key or a value of the wrong shape."""
+    import yaml
+
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        raise ValueError(f"cannot read config {path!r}: {e.strerror or e}") from None
+    try:
+        cfg = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        raise ValueError(f"config {path!r} is not valid YAML: {e}") from None
+    cfg = {} if cfg is None else cfg
+    if not isinstance(cfg, dict):
+        raise ValueError(f"config {path!r} must be a mapping with keys {', '.join(PRESET_KEYS)}; "
+                         f"got {type(cfg).__name__} {cfg!r}")
+    unknown = sorted(map(str, set(cfg) - set(PRESET_KEYS)))
+    if unknown:
+        raise ValueError(f"unknown key(s) {', '.join(unknown)} in {path}; allowed: {', '.join(PRESET_KEYS)}")
+    agents = cfg.get("agents")
+    if agents is not None and (not isinstance(agents, list) or not all(isinstance(a, str) for a in agents)):
+        raise ValueError(f"config {path!r}: agents must be a list of agent specs "
+                         f"(e.g. [heuristic, random]), got {agents!r}")
+    if not isinstance(cfg.get("options", {}) or {}, dict):
+        raise ValueError(f"config {path!r}: options must be a mapping (e.g. {{num_players: 3}}), "
+                         f"got {cfg['options']!r}")
+    return cfg
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     cfg: dict = {}
     if args.config:
-        import yaml
-
-        cfg = yaml.safe_load(Path(args.config).read_text()) or {}
-        unknown = sorted(set(cfg) - {"game", "options", "agents", "deals", "seed", "lineup", "workers", "out"})
-        if unknown:
-            parser.error(f"unknown key(s) {unknown} in {args.config}")
+        try:
+            cfg = load_preset(args.config)
+        except ValueError as e:
+            parser.error(str(e))
     game = args.game or cfg.get("game")
     agents = args.agents or cfg.get("agents")
     if not game:

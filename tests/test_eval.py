@@ -193,6 +193,24 @@ def test_cli_zero_is_an_error_not_the_default(flag, value, message, capsys):
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("text, message", [
+    (None, "cannot read config"),
+    ("[1, 2", "is not valid YAML"),
+    ("just a string", "must be a mapping with keys game, options"),
+    ("game: michigan_v0\ncolour: red\n", "unknown key(s) colour"),
+    ("game: michigan_v0\nagents: random\n", "agents must be a list of agent specs"),
+    ("game: michigan_v0\nagents: [random]\noptions: [3]\n", "options must be a mapping"),
+])
+def test_cli_bad_preset_file_is_a_clear_error(tmp_path, text, message, capsys):
+    path = tmp_path / "preset.yaml"
+    if text is not None:
+        path.write_text(text)
+    with pytest.raises(SystemExit) as exit_info:
+        cli_main(["--config", str(path), "--no-progress"])
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
 def test_parse_opt_values():
     assert parse_opt("num_players=3") == ("num_players", 3)
     assert parse_opt("muggins=off") == ("muggins", "off")
