@@ -99,6 +99,8 @@ def test_config_file_errors(tmp_path):
         load_config(p)
     with pytest.raises(ConfigError, match="no preset 'huge'.*available: full, quick"):
         load_config(game=GAME, preset="huge")
+    with pytest.raises(ConfigError, match="cannot read config .*nope.yaml"):
+        load_config(tmp_path / "nope.yaml")
     with pytest.raises(ConfigError, match="unknown game 'chess'; known games: muggins_cards_v0"):
         load_config(game="chess", preset="quick")
     p.write_text("game: muggins_cards_v0\n")

@@ -298,7 +298,10 @@ def load_config(path: str | Path | None = None, game: str | None = None, preset:
                 overrides: dict | None = None) -> dict:
     """A validated config from a YAML file, or from the packaged preset ``game``/``preset``."""
     if path is not None:
-        text = Path(path).read_text()
+        try:
+            text = Path(path).read_text()
+        except OSError as e:
+            raise ConfigError(f"cannot read config {str(path)!r}: {e.strerror or e}") from None
         source = str(path)
     else:
         if game is None:
