@@ -7,8 +7,8 @@ Example::
 
 prints the table, and writes results.json, summary.csv, games.csv, h2h.csv and
 win_rates.png (learning_curve.png for several ``ppo:`` checkpoints) into ``--out``.
-``--config configs/eval/<preset>.yaml`` reads the same keys (game, options, agents, deals,
-seed, lineup, workers); command-line flags override the preset.
+``--config my_eval.yaml`` reads the same keys from a YAML mapping (game, options, agents,
+deals, seed, lineup, workers, out); command-line flags override it.
 """
 
 from __future__ import annotations
