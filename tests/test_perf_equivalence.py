@@ -154,6 +154,42 @@ def test_michigan_incremental_observation_equals_a_fresh_build(num_players):
     assert checked > 300
 
 
+@pytest.mark.parametrize("num_players,mistakes", [(3, False), (4, False), (7, False), (3, True), (4, True),
+                                                   (7, True)])
+def test_muggins_cards_kept_counts_and_cached_legal_actions_equal_a_recount(num_players, mistakes):
+    """Card Muggins keeps the table's cards by rank up to date move by move (placements,
+    Muggins corrections, recycled discards) and builds each position's legal actions once:
+    both must equal a recount from the piles and the rules, at every decision of random games
+    (with mistakes, random placements are mostly wrong, so corrections happen often)."""
+    from muggins_env.games.muggins_cards import RANK0, MugginsCardsGame
+
+    game = MugginsCardsGame(num_players=num_players, mistakes=mistakes, max_turns=400)
+    layout = list(game.observation_layout)
+    at = sum(game.observation_layout[k] for k in layout[:layout.index("seen")])
+    rng = random.Random(num_players)
+    checked = recycled = 0
+    for seed in range(10):
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            recount = [0] * 13
+            for pile in state.commons + state.discards:
+                for c in pile:
+                    recount[RANK0[c]] += 1
+            assert state.table_ranks == recount
+            table_block = state.observation(0)[at:at + 13]
+            np.testing.assert_allclose(table_block, np.array(recount, np.float32) * 0.25)
+            legal = state.legal_actions()
+            assert legal == state._legal_actions()  # the cache against a fresh build
+            np.testing.assert_array_equal(np.flatnonzero(state.legal_actions_mask()), sorted(legal))
+            copy = state.clone()
+            assert copy.table_ranks == recount and copy.legal_actions() == legal
+            stocks_before = sum(len(s) for s in state.stocks)
+            state.apply(legal[rng.randrange(len(legal))])
+            recycled += sum(len(s) for s in state.stocks) > stocks_before
+            checked += 1
+    assert checked > 300 and recycled > 0
+
+
 def test_cribbage_observation_is_a_fresh_writable_array():
     state = CribbageGame().new_initial_state(seed=3)
     first = state.observation(0)

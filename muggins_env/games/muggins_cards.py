@@ -112,12 +112,13 @@ class MugginsCardsState(State):
             self._deal_random()
         else:
             self._deal_rigged(deal)
-        for pile in self.commons:
+        # cards face up on the table by rank (an observation piece), kept up to date move by move
+        self.table_ranks = table_ranks = [0] * 13
+        for pile in self.commons + self.discards:
             for c in pile:
                 self.seen[c] = True
-        for pile in self.discards:
-            for c in pile:
-                self.seen[c] = True
+                table_ranks[RANK0[c]] += 1
+        self._legal: list[int] | None = None  # legal_actions() of this position, built once
         self.player = (self.dealer + 1) % n
         self.phase = PLACE
         self.exposed = -1
@@ -182,6 +183,9 @@ class MugginsCardsState(State):
     # -- turn mechanics ------------------------------------------------------------------------------
     def _recycle(self, seat: int) -> None:
         """Turn the discard over as a whole, unshuffled: its oldest card comes out first."""
+        table_ranks = self.table_ranks
+        for c in self.discards[seat]:
+            table_ranks[RANK0[c]] -= 1
         self.stocks[seat] = self.discards[seat][::-1]
         self.discards[seat] = []
 
@@ -257,6 +261,7 @@ class MugginsCardsState(State):
 
     def _correct(self, placer: int, action: int) -> None:
         self._pile(placer, action).append(self.exposed)
+        self.table_ranks[RANK0[self.exposed]] += 1
         self._penalise(placer)
 
     # -- protocol -----------------------------------------------------------------------------------
@@ -268,6 +273,12 @@ class MugginsCardsState(State):
         return self.player
 
     def legal_actions(self) -> list[int]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_actions()
+        return list(legal)  # a copy: the caller may change it
+
+    def _legal_actions(self) -> list[int]:
         phase = self.phase
         if phase == PLACE:
             if self.game.mistakes:
@@ -282,18 +293,26 @@ class MugginsCardsState(State):
 
     def legal_actions_mask(self) -> np.ndarray:
         mask = _EMPTY_MASK.copy()
-        for a in self.legal_actions():  # a few: item writes beat building an index array
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_actions()
+        for a in legal:  # a few: item writes beat building an index array
             mask[a] = 1
         return mask
 
     def apply(self, action: int) -> None:
         # the shared guard (State.check_legal) for anything but a legal int
-        a = action if type(action) is int and action in self.legal_actions() else self.check_legal(action)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_actions()
+        a = action if type(action) is int and action in legal else self.check_legal(action)
+        self._legal = None  # the position moves on
         self._rewards = self._zero  # read-only, shared: most steps pay nothing
         if self.phase == PLACE:
             seat, card = self.player, self.exposed
-            correct = self.correct_actions(seat, card)
+            correct = legal if not self.game.mistakes else self.correct_actions(seat, card)
             self._pile(seat, a).append(card)
+            self.table_ranks[RANK0[card]] += 1
             if not self.game.mistakes:
                 self._settle(seat, a)
                 return
@@ -313,7 +332,8 @@ class MugginsCardsState(State):
                 self.phase = PLACE
                 self._settle(placer, placed)
                 return
-            self._pile(placer, placed).pop()  # the card comes back to be placed correctly
+            card = self._pile(placer, placed).pop()  # the card comes back to be placed correctly
+            self.table_ranks[RANK0[card]] -= 1
             if len(correct_set) == 1:
                 self.phase = PLACE
                 self._correct(placer, correct_set[0])
@@ -373,11 +393,7 @@ class MugginsCardsState(State):
             placer, placed, _, _ = self.review
             obs[i + self._relative_destination(player, placer, placed)] = 1
         i += OWN_DISCARD + 1
-        seen = [0] * 13
-        for pile in self.commons + self.discards:
-            for c in pile:
-                seen[RANK0[c]] += 1
-        obs[i:i + 13] = seen
+        obs[i:i + 13] = self.table_ranks
         obs[i:i + 13] *= 0.25
         i += 13
         obs[i] = self.turns / self.game.max_turns
@@ -493,6 +509,7 @@ class MugginsCardsState(State):
         c.discards = [list(d) for d in self.discards]
         c.commons = [list(p) for p in self.commons]
         c.seen = list(self.seen)
+        c.table_ranks = list(self.table_ranks)
         c.callers = list(self.callers)
         c._rewards = self._rewards.copy()
         c._returns = self._returns.copy()
