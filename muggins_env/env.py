@@ -277,14 +277,38 @@ _new_info = dict.__new__  # building a ReadableInfo without its __init__: one st
 _set_item = dict.__setitem__
 
 
+class ActionOutOfBoundsError(IllegalActionError, AssertionError):
+    """An action outside the action space given to the wrapped env. An ``AssertionError``, as
+    PettingZoo's ``AssertOutOfBoundsWrapper`` raises, and an ``IllegalActionError`` (a
+    ``ValueError``) like every other bad input of the suite; unlike a bare ``assert`` it names
+    the value and what is allowed, and it is raised under ``python -O`` too."""
+
+
+class ClearOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's out-of-bounds check with a message that names the value and the space."""
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if action is None:
+            if not (self.terminations[agent] or self.truncations[agent]):
+                raise ActionOutOfBoundsError(f"action None given for {agent}, who is still in the game; "
+                                             "None is only for agents whose episode has ended")
+        elif not self.action_space(agent).contains(action):
+            n = self.action_space(agent).n
+            raise ActionOutOfBoundsError(f"action {action!r} for {agent} is not in the action space "
+                                         f"Discrete({n}); allowed: an int 0..{n - 1}")
+        wrappers.BaseWrapper.step(self, action)
+
+
 def wrapped(raw_cls: type[KernelAECEnv]):
     """The ``env()`` factory of a game module, wrapped as PettingZoo classic envs are:
-    an illegal action ends the episode with -1 for the offender instead of raising."""
+    an illegal action ends the episode with -1 for the offender instead of raising; an
+    action outside the action space raises ``ActionOutOfBoundsError`` (an AssertionError)."""
 
     def env(**options: Any) -> AECEnv:
         e = raw_cls(**options)
         e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-        e = wrappers.AssertOutOfBoundsWrapper(e)
+        e = ClearOutOfBoundsWrapper(e)
         e = wrappers.OrderEnforcingWrapper(e)
         return e
 

@@ -53,6 +53,27 @@ def test_wrapped_env_ends_the_episode_with_a_penalty_for_an_illegal_action():
     assert e.rewards[agent] == -1
 
 
+@pytest.mark.parametrize("junk, message", [
+    (13, r"action 13 for player_\d is not in the action space Discrete\(13\); allowed: an int 0..12"),
+    (-1, r"action -1 .*allowed: an int 0..12"),
+    ("0", r"action '0' .*allowed: an int 0..12"),
+    (1.5, r"action 1.5 .*allowed: an int 0..12"),
+    (None, r"action None given for player_\d, who is still in the game"),
+])
+def test_wrapped_env_names_an_out_of_space_action_and_changes_nothing(junk, message):
+    """Outside the action space the wrapped env raises (PettingZoo's AssertionError kind), naming
+    the value and what is allowed, instead of a bare 'action is not in action space'."""
+    from muggins_env.env import ActionOutOfBoundsError
+
+    e = wrapped_env(mistakes=False)
+    e.reset(seed=2)
+    before = e.unwrapped.state()
+    with pytest.raises(ActionOutOfBoundsError, match=message) as info:
+        e.step(junk)
+    assert isinstance(info.value, AssertionError) and isinstance(info.value, ValueError)
+    assert e.unwrapped.state() == before and not any(e.terminations.values())
+
+
 def test_infos_carry_the_mask_and_a_readable_view_only_for_the_player_to_act():
     e = raw_env(mistakes=True)
     e.reset(seed=1)
