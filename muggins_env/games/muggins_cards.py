@@ -259,9 +259,13 @@ class MugginsCardsState(State):
         else:
             self._next_turn()
 
+    def _lay(self, seat: int, action: int, card: int) -> None:
+        """``card`` face up on the pile ``action`` of ``seat`` names (and in the table count)."""
+        self._pile(seat, action).append(card)
+        self.table_ranks[RANK0[card]] += 1
+
     def _correct(self, placer: int, action: int) -> None:
-        self._pile(placer, action).append(self.exposed)
-        self.table_ranks[RANK0[self.exposed]] += 1
+        self._lay(placer, action, self.exposed)
         self._penalise(placer)
 
     # -- protocol -----------------------------------------------------------------------------------
@@ -273,10 +277,12 @@ class MugginsCardsState(State):
         return self.player
 
     def legal_actions(self) -> list[int]:
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._legal_actions()
-        return list(legal)  # a copy: the caller may change it
+        return list(self._legal or self._build_legal())  # a copy: the caller may change it
+
+    def _build_legal(self) -> list[int]:
+        """This position's legal actions, built once (apply, the mask and the guard share them)."""
+        self._legal = legal = self._legal_actions()
+        return legal
 
     def _legal_actions(self) -> list[int]:
         phase = self.phase
@@ -293,29 +299,24 @@ class MugginsCardsState(State):
 
     def legal_actions_mask(self) -> np.ndarray:
         mask = _EMPTY_MASK.copy()
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._legal_actions()
-        for a in legal:  # a few: item writes beat building an index array
+        for a in self._legal or self._build_legal():  # a few: item writes beat an index array
             mask[a] = 1
         return mask
 
     def apply(self, action: int) -> None:
         # the shared guard (State.check_legal) for anything but a legal int
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._legal_actions()
+        legal = self._legal or self._build_legal()
         a = action if type(action) is int and action in legal else self.check_legal(action)
         self._legal = None  # the position moves on
         self._rewards = self._zero  # read-only, shared: most steps pay nothing
         if self.phase == PLACE:
             seat, card = self.player, self.exposed
-            correct = legal if not self.game.mistakes else self.correct_actions(seat, card)
-            self._pile(seat, a).append(card)
-            self.table_ranks[RANK0[card]] += 1
-            if not self.game.mistakes:
+            if not self.game.mistakes:  # every legal placement is correct
+                self._lay(seat, a, card)
                 self._settle(seat, a)
                 return
+            correct = self.correct_actions(seat, card)  # judged on the tops before the placement
+            self._lay(seat, a, card)
             self.review = (seat, a, a in correct, correct)
             self.callers = clockwise_from_left(seat, self.n)
             self.phase = REVIEW
