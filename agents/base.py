@@ -100,8 +100,7 @@ class HeuristicBase:
     def act_on_state(self, state: Any, rng: np.random.Generator) -> int:
         """The heuristic's move for the player to act in ``state`` (search rollouts); it uses
         only ``state.public_view(player)`` and the mask, exactly what ``act`` receives."""
-        mask = state.legal_actions_mask()
-        legal = np.flatnonzero(mask)
+        legal = state.legal_actions_mask().nonzero()[0]  # flatnonzero's result, without its ravel
         if len(legal) == 1:
             return int(legal[0])
         return int(self.choose(state.public_view(state.current_player()), legal, rng))

@@ -110,8 +110,32 @@ def play_context(view: dict, seen: Sequence[int]) -> tuple:
     while (nxt in gone or view["hand_sizes"][nxt] == 0) and nxt != seat:
         nxt = (nxt + 1) % n
     h = view["hand_sizes"][nxt] if nxt != seat else 0
-    return ([RANK_LIST[c] for c in view["series"]], view["count"], unseen_rank, max(1, sum(unseen_rank)), h,
+    return (tuple(RANK_LIST[c] for c in view["series"]), view["count"], unseen_rank, max(1, sum(unseen_rank)), h,
             sum(view["hand_sizes"]))
+
+
+#: (ranks laid since the reset, count) -> ((points, rank) for every rank that would score next);
+#: the play depends on ranks only, and rollouts revisit the same short series constantly
+_ANSWERS: dict[tuple, tuple[tuple[int, int], ...]] = {}
+_ANSWERS_MAX = 1 << 18
+
+
+def _answers(ranks: tuple[int, ...], count: int) -> tuple[tuple[int, int], ...]:
+    key = (ranks, count)
+    hit = _ANSWERS.get(key)
+    if hit is None:
+        room, four = 31 - count, ranks[-4:] if len(set(ranks[-4:])) == 1 and len(ranks) >= 4 else ()
+        out = []
+        for r in range(1, 14):
+            if min(r, 10) <= room and r not in four:  # a fifth card of a rank does not exist
+                p = play_points_fast(ranks + (r,), count + min(r, 10))
+                if p:
+                    out.append((p, r))
+        hit = tuple(out)
+        if len(_ANSWERS) >= _ANSWERS_MAX:
+            _ANSWERS.clear()
+        _ANSWERS[key] = hit
+    return hit
 
 
 def lay_arithmetic(ctx: tuple, card: int) -> tuple[float, float, int]:
@@ -119,7 +143,7 @@ def lay_arithmetic(ctx: tuple, card: int) -> tuple[float, float, int]:
     next player's best answer -- each unseen rank weighted by the chance the next player holds
     it, the best answer first; the count after it)."""
     ranks, count, unseen_rank, total_unseen, h, cards_left = ctx
-    new_ranks = ranks + [RANK_LIST[card]]
+    new_ranks = (*ranks, RANK_LIST[card])
     new_count = count + VALUE[card]
     pts = play_points_fast(new_ranks, new_count)
     if cards_left == 1 and new_count != 31:
@@ -127,13 +151,9 @@ def lay_arithmetic(ctx: tuple, card: int) -> tuple[float, float, int]:
     risk = 0.0
     if h and new_count < 31:
         answers = []
-        for r in range(1, 14):
-            if unseen_rank[r] == 0 or new_count + min(r, 10) > 31:
-                continue
-            p_pts = play_points_fast(new_ranks + [r], new_count + min(r, 10))
-            if p_pts:
-                p = 1.0 - (1.0 - unseen_rank[r] / total_unseen) ** h
-                answers.append((p_pts, p))
+        for p_pts, r in _answers(new_ranks, new_count):
+            if unseen_rank[r]:
+                answers.append((p_pts, 1.0 - (1.0 - unseen_rank[r] / total_unseen) ** h))
         miss = 1.0
         for p_pts, p in sorted(answers, reverse=True):  # the best answer first
             risk += miss * p * p_pts
