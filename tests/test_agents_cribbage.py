@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from muggins_env.agents import make_agent, make_game
-from muggins_env.agents.heuristic_cribbage import best_discard, score_hand
+from muggins_env.agents.heuristic_cribbage import _ANSWERS, _answers, best_discard, lay_arithmetic, score_hand
 
 from muggins_env.games.cribbage import ACCEPT, ANNOUNCE, MUGGINS, OVERCOUNT
-from muggins_env.kernel.cards import parse_card
+from muggins_env.games.cribbage.scoring import play_points_ranks
+from muggins_env.kernel.cards import RANK_LIST, parse_card
 
 
 def cs(text: str) -> list[int]:
@@ -131,3 +132,59 @@ def test_announces_the_true_count_and_responds_exactly():
     assert h.act_on_state(st, rng) == ANNOUNCE + 7
     st.apply(ANNOUNCE + 7)
     assert h.act_on_state(st, rng) == ACCEPT
+
+
+def _risk_by_hand(series: list[int], card_rank: int, unseen_rank: list[int], h: int) -> float:
+    """The next player's expected best answer, counted from the rules engine's reference play
+    scorer (not the heuristic's cached fast path)."""
+    new = series + [card_rank]
+    count = sum(min(r, 10) for r in new)
+    total = max(1, sum(unseen_rank))
+    answers = []
+    for r in range(1, 14):
+        if unseen_rank[r] and count < 31 and count + min(r, 10) <= 31:
+            pts = play_points_ranks(new + [r])
+            if pts:
+                answers.append((pts, 1.0 - (1.0 - unseen_rank[r] / total) ** h))
+    risk, miss = 0.0, 1.0
+    for pts, p in sorted(answers, reverse=True):
+        risk += miss * p * pts
+        miss *= 1.0 - p
+    return risk
+
+
+def test_play_risk_matches_the_reference_scorer_with_and_without_the_cache():
+    rng = np.random.default_rng(5)
+    checked = 0
+    for _ in range(400):
+        deck = rng.permutation(52).tolist()
+        series, count = [], 0
+        for c in deck[: rng.integers(0, 6)]:  # a series since the reset that stays within 31
+            if count + min(RANK_LIST[c], 10) <= 31:
+                series.append(c)
+                count += min(RANK_LIST[c], 10)
+        card = next((c for c in deck[6:] if count + min(RANK_LIST[c], 10) <= 31), None)
+        if card is None:
+            continue
+        unseen_rank = [0] * 14
+        for c in deck[7:]:
+            if rng.random() < 0.7:
+                unseen_rank[RANK_LIST[c]] += 1
+        h = int(rng.integers(0, 5))
+        ranks = [RANK_LIST[c] for c in series]
+        ctx = (tuple(ranks), count, unseen_rank, max(1, sum(unseen_rank)), h, 5)
+        want = _risk_by_hand(ranks, RANK_LIST[card], unseen_rank, h) if h else 0.0
+        for _ in range(2):  # the first call fills the cache, the second reads it
+            pts, risk, new_count = lay_arithmetic(ctx, card)
+            assert pts == play_points_ranks([*ranks, RANK_LIST[card]])
+            assert new_count == count + min(RANK_LIST[card], 10)
+            assert risk == pytest.approx(want, abs=1e-12)
+        checked += 1
+    assert checked > 300 and _ANSWERS
+
+
+def test_play_risk_never_counts_a_fifth_card_of_a_rank():
+    assert (12, 5) in _answers((5, 5, 5), 15)  # the fourth five: double pair royal
+    assert (2, 7) in _answers((2, 2, 2, 2), 8)  # a seven makes fifteen
+    assert 2 not in [r for _, r in _answers((2, 2, 2, 2), 8)]  # there is no fifth two
+    assert _answers((3, 3, 3, 3), 12) == ()  # only a fifth three would score (fifteen)
