@@ -1,9 +1,10 @@
 """Results of a tournament: per-agent statistics, head-to-head matrix, ratings, files, table.
 
-Per agent (over the games it played, one sample per seat it held):
-- ``win_rate``: mean win share of its seats (the side with the top return wins; tied sides
-  share), with the 95% Wilson interval; ``parity`` = 1 / number of sides (the win rate of a
-  seat when every player is equally strong);
+Per agent, one sample per game and side it played (``samples``; partners share one result, so
+a team of two is one sample a game, not two; ``seat_games`` counts the seats):
+- ``win_rate``: mean win share of its samples (the side with the top return wins; tied sides
+  share), with the 95% Wilson interval over ``samples``; ``parity`` = 1 / number of sides
+  (the win rate of a seat when every player is equally strong);
 - ``mean_return`` and ``mean_score`` (the game's own final score, see
   ``tournament.final_scores``) with 95% bootstrap intervals that resample whole deals (the
   seatings of one deal are correlated by design);
@@ -40,13 +41,18 @@ def summarise(result: TournamentResult, n_boot: int = 2000) -> dict[str, Any]:
     num_sides = len(set(sides))
     parity = 1.0 / num_sides
     per: list[dict[str, list]] = [{"win": [], "ret": [], "score": [], "deal": []} for _ in range(k)]
+    seats_of = [0] * k
     h2h_num = np.zeros((k, k))
     h2h_den = np.zeros((k, k))
     for r in result.records:
+        groups: dict[tuple[int, int], list[int]] = {}  # (agent, side) -> its seats on that side
         for seat, a in enumerate(r.seating):
-            per[a]["win"].append(r.win_share[seat])
-            per[a]["ret"].append(r.returns[seat])
-            per[a]["score"].append(r.scores[seat])
+            groups.setdefault((a, sides[seat]), []).append(seat)
+            seats_of[a] += 1
+        for (a, _), seats in groups.items():
+            per[a]["win"].append(float(np.mean([r.win_share[s] for s in seats])))
+            per[a]["ret"].append(float(np.mean([r.returns[s] for s in seats])))
+            per[a]["score"].append(float(np.mean([r.scores[s] for s in seats])))
             per[a]["deal"].append(r.deal)
         for s, a in enumerate(r.seating):
             for t, b in enumerate(r.seating):
@@ -65,7 +71,7 @@ def summarise(result: TournamentResult, n_boot: int = 2000) -> dict[str, Any]:
         mret = float(np.mean(d["ret"])) if n else math.nan
         msc = float(np.mean(d["score"])) if n else math.nan
         agents.append({
-            "agent": label, "spec": result.specs[i], "seat_games": n, "wins": wins,
+            "agent": label, "spec": result.specs[i], "seat_games": seats_of[i], "samples": n, "wins": wins,
             "win_rate": wins / n if n else math.nan, "win_rate_ci95": [lo, hi], "parity": parity,
             "beats_parity": bool(lo > parity), "below_parity": bool(hi < parity),
             "win_rate_dup_ci95": list(dup),
@@ -124,13 +130,13 @@ def format_table(summary: dict) -> str:
     lines = [(f"{summary['game']} {summary['options'] or ''} -- {summary['deals']} deals x "
              f"{len(summary['seatings'])} seatings = {summary['games']} games, "
              f"{summary['seconds']:.1f}s on {summary['workers']} workers")]
-    lines.append(f"{'agent':<24} {'seats':>6} {'win rate [95% Wilson]':>26} {'parity':>6} "
+    lines.append(f"{'agent':<24} {'n':>6} {'win rate [95% Wilson]':>26} {'parity':>6} "
                  f"{'mean return [95% boot]':>27} {'mean score [95% boot]':>29} {'rating':>7}")
     for a in summary["agents"]:
         lo, hi = a["win_rate_ci95"]
         rl, rh = a["mean_return_ci95"]
         sl, sh = a["mean_score_ci95"]
-        lines.append(f"{a['agent']:<24} {a['seat_games']:>6} {a['win_rate']:>8.3f} [{lo:.3f}, {hi:.3f}] "
+        lines.append(f"{a['agent']:<24} {a['samples']:>6} {a['win_rate']:>8.3f} [{lo:.3f}, {hi:.3f}] "
                      f"{a['parity']:>6.3f} {a['mean_return']:>+8.3f} [{rl:+.3f}, {rh:+.3f}] "
                      f"{a['mean_score']:>9.2f} [{sl:.2f}, {sh:.2f}] {a['rating_ordinal']:>7.2f}")
     h = summary["head_to_head"]
@@ -150,12 +156,12 @@ def print_table(summary: dict) -> None:
         return
     t = Table(title=f"{summary['game']} {summary['options'] or ''}: {summary['deals']} deals, "
                     f"{summary['games']} games, {summary['seconds']:.1f}s")
-    for col in ("agent", "seats", "win rate", "95% Wilson", "95% by deal", "parity", "mean return", "95% boot",
+    for col in ("agent", "n", "win rate", "95% Wilson", "95% by deal", "parity", "mean return", "95% boot",
                 "mean score", "95% boot", "rating"):
         t.add_column(col, justify="left" if col == "agent" else "right")
     for a in summary["agents"]:
         mark = " *" if a["beats_parity"] else ""
-        t.add_row(a["agent"], str(a["seat_games"]), f"{a['win_rate']:.3f}{mark}",
+        t.add_row(a["agent"], str(a["samples"]), f"{a['win_rate']:.3f}{mark}",
                   "[{:.3f}, {:.3f}]".format(*a["win_rate_ci95"]),
                   "[{:.3f}, {:.3f}]".format(*a["win_rate_dup_ci95"]), f"{a['parity']:.3f}",
                   f"{a['mean_return']:+.3f}", "[{:+.3f}, {:+.3f}]".format(*a["mean_return_ci95"]),
@@ -190,12 +196,12 @@ def save_results(result: TournamentResult, summary: dict, out: str | Path, plot:
         w = csv.writer(f)
         w.writerow(["agent", "spec", "seat_games", "wins", "win_rate", "win_lo", "win_hi", "parity",
                     "mean_return", "return_lo", "return_hi", "mean_score", "score_lo", "score_hi",
-                    "rating_mu", "rating_sigma", "rating_ordinal", "win_dup_lo", "win_dup_hi"])
+                    "rating_mu", "rating_sigma", "rating_ordinal", "win_dup_lo", "win_dup_hi", "samples"])
         for a in summary["agents"]:
             w.writerow([a["agent"], a["spec"], a["seat_games"], a["wins"], a["win_rate"], *a["win_rate_ci95"],
                         a["parity"], a["mean_return"], *a["mean_return_ci95"], a["mean_score"],
                         *a["mean_score_ci95"], a["rating_mu"], a["rating_sigma"], a["rating_ordinal"],
-                        *a["win_rate_dup_ci95"]])
+                        *a["win_rate_dup_ci95"], a["samples"]])
     written.append(p)
     p = out / "games.csv"
     n = result.num_players

@@ -243,3 +243,39 @@ def test_duplicate_interval_uses_the_deal_structure():
     assert a["win_rate"] == 0.5
     assert a["win_rate_dup_ci95"] == [0.5, 0.5]
     assert a["win_rate_ci95"] == pytest.approx([0.4314, 0.5686], abs=1e-4)
+
+
+def _toy_partnership_result(a_wins: int, deals: int = 50):
+    """Two agents as teams of two (A B A B and B A B A), A's team winning ``a_wins`` games."""
+    from muggins_env.eval.tournament import GameRecord, TournamentResult
+
+    res = TournamentResult(game_id="toy", options={}, agents=["A", "B"], specs=["A", "B"], deals=deals, seed=0,
+                           lineup="cycle", seatings=[[0, 1, 0, 1], [1, 0, 1, 0]], num_players=4,
+                           sides=[0, 1, 0, 1])
+    g = 0
+    for d in range(deals):
+        for si, seating in enumerate(res.seatings):
+            a_won = g < a_wins
+            ret = [1.0 if (seating[s] == 0) == a_won else -1.0 for s in range(4)]
+            res.records.append(GameRecord(deal=d, deal_seed=d, seating_index=si, seating=seating, returns=ret,
+                                          scores=ret, win_share=[max(r, 0.0) for r in ret], decisions=1,
+                                          plies=1, truncated=False, seconds=0.0))
+            g += 1
+    return res
+
+
+def test_partners_are_one_sample_a_game_not_two():
+    """A team of two shares one result: Wilson counts games (30 of 100: the textbook
+    [0.2189, 0.3958]), not seats (60 of 200 would give the narrower [0.2407, 0.3668])."""
+    a = summarise(_toy_partnership_result(30), n_boot=200)["agents"][0]
+    assert a["seat_games"] == 200 and a["samples"] == 100
+    assert a["win_rate"] == pytest.approx(0.30)
+    assert a["win_rate_ci95"] == pytest.approx([0.2189, 0.3958], abs=1e-4)
+
+
+def test_partnership_tournament_counts_games():
+    res = run_tournament("cribbage_v0", {"num_players": 4}, ["random", "random"], deals=2, seed=3, workers=1,
+                         progress=False)
+    for a in summarise(res, n_boot=50)["agents"]:
+        assert a["samples"] == len(res.records) == 4 and a["seat_games"] == 8
+
