@@ -9,6 +9,10 @@ prints the table, and writes results.json, summary.csv, games.csv, h2h.csv and
 win_rates.png (learning_curve.png for several ``ppo:`` checkpoints) into ``--out``.
 ``--config my_eval.yaml`` reads the same keys from a YAML mapping (game, options, agents,
 deals, seed, lineup, workers, out); command-line flags override it.
+
+``--merge runs/a runs/b ...`` plays nothing: it pools saved runs of one experiment (same
+game, options, agents and lineup; different seeds) and reports them as one tournament
+(``merge.py``), e.g. a long evaluation run in chunks.
 """
 
 from __future__ import annotations
@@ -60,6 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-skip-forced", action="store_true", help="ask agents even single-action decisions")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--no-plot", action="store_true")
+    p.add_argument("--merge", nargs="+", metavar="DIR", help="pool saved runs (their --out folders) of one "
+                   "experiment with different seeds into one report; plays nothing")
     return p
 
 
@@ -96,9 +102,37 @@ def load_preset(path: str) -> dict:
     return cfg
 
 
+def merge_main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from .merge import load_result, merge_results
+
+    playing = [f"--{k.replace('_', '-')}" for k in ("config", "game", "agents", "deals", "seed", "lineup",
+                                                     "workers") if getattr(args, k) is not None]
+    if args.opt:
+        playing.append("--opt")
+    if playing:
+        parser.error(f"--merge pools saved runs and plays nothing; drop {', '.join(playing)}")
+    try:
+        runs = [load_result(d) for d in args.merge]
+        result = merge_results(runs, names=args.merge)
+    except ValueError as e:
+        print(f"muggins-eval: error: {e}", file=sys.stderr)
+        return 2
+    summary = summarise(result)
+    summary["merged_from"] = [{"run": d, "seed": r.seed, "deals": r.deals, "games": len(r.records)}
+                              for d, r in zip(args.merge, runs)]
+    print(f"pooled {len(runs)} runs: {result.deals} deals, {len(result.records)} games")
+    print_table(summary)
+    if args.out:
+        for path in save_results(result, summary, args.out, plot=not args.no_plot):
+            print(f"wrote {path}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.merge:
+        return merge_main(parser, args)
     cfg: dict = {}
     if args.config:
         try:

@@ -279,3 +279,49 @@ def test_partnership_tournament_counts_games():
     for a in summarise(res, n_boot=50)["agents"]:
         assert a["samples"] == len(res.records) == 4 and a["seat_games"] == 8
 
+
+# -- pooling runs ---------------------------------------------------------------------------------------
+def _saved_run(tmp_path, name, seed, agents=("heuristic", "random")):
+    out = tmp_path / name
+    rc = cli_main(["--game", "michigan_v0", "--opt", "num_players=3", "--opt", "num_hands=1", "--agents", *agents,
+                   "--deals", "3", "--seed", str(seed), "--workers", "1", "--out", str(out), "--no-progress",
+                   "--no-plot"])
+    assert rc == 0
+    return out
+
+
+def test_merge_pools_runs_into_one_report(tmp_path, capsys):
+    a, b = _saved_run(tmp_path, "a", 1), _saved_run(tmp_path, "b", 2)
+    capsys.readouterr()
+    assert cli_main(["--merge", str(a), str(b), "--out", str(tmp_path / "pooled"), "--no-plot"]) == 0
+    assert "pooled 2 runs: 6 deals" in capsys.readouterr().out
+    runs = [json.loads((d / "results.json").read_text()) for d in (a, b)]
+    pooled = json.loads((tmp_path / "pooled" / "results.json").read_text())
+    # every game of both runs, once, deals renumbered so the two runs' deals stay apart
+    assert len(pooled["games"]) == sum(len(r["games"]) for r in runs)
+    assert sorted({g["deal"] for g in pooled["games"]}) == list(range(6))
+    assert sorted(g["deal_seed"] for g in pooled["games"]) == sorted(g["deal_seed"] for r in runs
+                                                                     for g in r["games"])
+    for i in range(2):  # wins and samples add up over the runs
+        assert pooled["summary"]["agents"][i]["wins"] == pytest.approx(sum(r["summary"]["agents"][i]["wins"]
+                                                                           for r in runs))
+        assert pooled["summary"]["agents"][i]["samples"] == sum(r["summary"]["agents"][i]["samples"] for r in runs)
+    assert [m["seed"] for m in pooled["summary"]["merged_from"]] == [1, 2]
+
+
+def test_merge_clear_errors(tmp_path, capsys):
+    a = _saved_run(tmp_path, "a", 1)
+    other = _saved_run(tmp_path, "other", 2, agents=("random", "heuristic"))
+    capsys.readouterr()
+    assert cli_main(["--merge", str(a), str(a)]) == 2
+    assert "both have seed 1" in capsys.readouterr().err
+    assert cli_main(["--merge", str(a), str(other)]) == 2
+    assert "different agent specs" in capsys.readouterr().err
+    assert cli_main(["--merge", str(a), str(tmp_path / "missing")]) == 2
+    assert "cannot read tournament results" in capsys.readouterr().err
+    (tmp_path / "junk.json").write_text("{}")
+    assert cli_main(["--merge", str(tmp_path / "junk.json")]) == 2
+    assert "not a results.json written by muggins-eval" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli_main(["--merge", str(a), "--game", "michigan_v0"])
+    assert "plays nothing; drop --game" in capsys.readouterr().err
