@@ -124,10 +124,11 @@ def _answers(ranks: tuple[int, ...], count: int) -> tuple[tuple[int, int], ...]:
     key = (ranks, count)
     hit = _ANSWERS.get(key)
     if hit is None:
-        room, four = 31 - count, ranks[-4:] if len(set(ranks[-4:])) == 1 and len(ranks) >= 4 else ()
+        room = 31 - count
+        gone = ranks[-1] if len(ranks) >= 4 and len(set(ranks[-4:])) == 1 else 0  # all four laid
         out = []
         for r in range(1, 14):
-            if min(r, 10) <= room and r not in four:  # a fifth card of a rank does not exist
+            if min(r, 10) <= room and r != gone:
                 p = play_points_fast(ranks + (r,), count + min(r, 10))
                 if p:
                     out.append((p, r))
