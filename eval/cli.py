@@ -121,9 +121,14 @@ def merge_main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
     summary["merged_from"] = [{"run": d, "seed": r.seed, "deals": r.deals, "games": len(r.records)}
                               for d, r in zip(args.merge, runs)]
     print(f"pooled {len(runs)} runs: {result.deals} deals, {len(result.records)} games")
+    return report(result, summary, args.out, plot=not args.no_plot)
+
+
+def report(result, summary: dict, out: str | None, plot: bool) -> int:
+    """Print the table and, with an output folder, write the result files."""
     print_table(summary)
-    if args.out:
-        for path in save_results(result, summary, args.out, plot=not args.no_plot):
+    if out:
+        for path in save_results(result, summary, out, plot=plot):
             print(f"wrote {path}")
     return 0
 
@@ -160,13 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, FileNotFoundError) as e:
         print(f"muggins-eval: error: {e}", file=sys.stderr)
         return 2
-    summary = summarise(result)
-    print_table(summary)
-    out = args.out or cfg.get("out")
-    if out:
-        for path in save_results(result, summary, out, plot=not args.no_plot):
-            print(f"wrote {path}")
-    return 0
+    return report(result, summarise(result), args.out or cfg.get("out"), plot=not args.no_plot)
 
 
 if __name__ == "__main__":
