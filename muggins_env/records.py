@@ -39,12 +39,18 @@ class MoveRecord:
     points: list[float]  # change of every seat's score (the game's own: points, chips, cards left)
     scores: list[float]  # every seat's score after it
     new_hand: bool = False  # a new hand was dealt after this action
+    public: str | None = None  # the name the other players see, when it differs (a card laid face down)
 
     def to_dict(self) -> dict:
         d = asdict(self)
-        if not d["new_hand"]:
-            del d["new_hand"]
+        for key, empty in (("new_hand", False), ("public", None)):
+            if d[key] == empty:
+                del d[key]
         return d
+
+    def seen_by(self, seat: int | None) -> str:
+        """The move's name as ``seat`` sees it (None: the full view)."""
+        return self.name if seat is None or seat == self.player or self.public is None else self.public
 
 
 @dataclass

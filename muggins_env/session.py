@@ -54,7 +54,8 @@ class SeatView:
     view: dict  # the game's readable per-player view
     scores: list[float]
     score_unit: str
-    recent: list[MoveRecord] = field(default_factory=list)
+    #: the last moves as this seat saw them: {"ply", "player", "move", "forced", "points", "scores"}
+    recent: list[dict] = field(default_factory=list)
 
     @property
     def your_turn(self) -> bool:
@@ -207,7 +208,13 @@ class GameSession:
         return SeatView(player=player, table=state.render(player), phase=state.phase_name(), to_act=to_act,
                         legal_moves=self.legal_moves() if to_act == player else {},
                         view=state.public_view(player), scores=scores, score_unit=unit,
-                        recent=self.record.moves[-recent:] if recent else [])
+                        recent=[self.seen(m, player) for m in self.record.moves[-recent:]] if recent else [])
+
+    @staticmethod
+    def seen(move: MoveRecord, player: int | None) -> dict:
+        """A move as seat ``player`` saw it (None: the full view): a face-down card is not named."""
+        return {"ply": move.ply, "player": move.player, "move": move.seen_by(player), "forced": move.forced,
+                "points": list(move.points), "scores": list(move.scores)}
 
     def full_table(self) -> str:
         """The whole table, hidden cards included (replays and debugging, never a seat's view)."""
@@ -293,6 +300,7 @@ class GameSession:
         env = self.env
         state = env.kernel_state
         name = state.action_to_string(action)
+        public = state.public_action_to_string(action)
         env.step(action)
         state = env.kernel_state
         rewards = [float(x) for x in state.rewards()]
@@ -300,7 +308,8 @@ class GameSession:
         points = [b - a for a, b in zip(self._scores, scores)]
         self._scores = scores
         move = MoveRecord(ply=len(self.record.moves), player=player, action=action, name=name, by=by,
-                          forced=forced, rewards=rewards, points=points, scores=list(scores))
+                          forced=forced, rewards=rewards, points=points, scores=list(scores),
+                          public=public if public != name else None)
         self.record.moves.append(move)
         deal = state.deal()
         if deal is not None and deal != self._deal:  # a new hand was dealt

@@ -231,3 +231,22 @@ def test_positions_step_through_the_game():
     assert len(states) == len(rec.moves) + 1
     assert states[0].current_player() == rec.moves[0].player and states[-1].is_terminal()
     assert [list(s.returns()) for s in states[-1:]] == [rec.returns]
+
+
+def test_a_card_laid_away_face_down_is_not_named_to_the_others():
+    s = GameSession("cribbage_v0", ["human", "random"], seed=2)
+    list(s.advance())
+    while s.env.kernel_state.phase_name() == "discard":
+        s.play(0, next(iter(s.legal_moves())))
+        for _ in s.advance():
+            if s.env.kernel_state.phase_name() != "discard":
+                break
+    lay_aways = [m for m in s.record.moves if m.name.startswith("lay away")]
+    assert len(lay_aways) == 4
+    for m in lay_aways:
+        other = 1 - m.player
+        assert m.public == "lay away a card" and m.seen_by(other) == "lay away a card"
+        assert m.seen_by(m.player) == m.name and m.seen_by(None) == m.name
+    seen = s.view(0).recent
+    assert [r["move"] for r in seen if r["player"] == 1][:2] == ["lay away a card"] * 2
+    assert [r["move"] for r in seen if r["player"] == 0][:2] == [m.name for m in lay_aways if m.player == 0]

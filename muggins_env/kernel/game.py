@@ -170,6 +170,11 @@ class State:
     def action_to_string(self, action: int) -> str:
         return self.game.action_name(action)
 
+    def public_action_to_string(self, action: int) -> str:
+        """The move as the other players see it, in this position: the readable name unless
+        the move is made face down (a card laid away unseen is not named)."""
+        return self.action_to_string(action)
+
     def public_view(self, player: int) -> dict:
         """A readable dict of what ``player`` may know (for heuristic and human agents)."""
         return {}

@@ -709,6 +709,11 @@ class CribbageState(State):
     def scoreboard(self) -> tuple[str, list[float]]:
         return "points", [float(self.scores[t]) for t in self.game.teams]
 
+    def public_action_to_string(self, action: int) -> str:
+        if self.phase == DISCARD and 0 <= action < GO:
+            return "lay away a card"  # face down: the others see a card go to the crib, not which
+        return self.action_to_string(action)
+
     def deal(self) -> dict:
         dealer, hands, crib_card, starter = self._dealt
         out = {"dealer": dealer, "hands": [list(h) for h in hands], "starter": starter}
