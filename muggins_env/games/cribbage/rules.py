@@ -748,7 +748,8 @@ class CribbageState(State):
         if self.review is not None:
             rv = self.review
             lines.append(f"counting player {rv['counter']}'s {'crib' if rv['is_crib'] else 'hand'} "
-                         f"{' '.join(map(format_card, rv['cards']))}, announced {rv['announced']}")
+                         f"{' '.join(map(format_card, rv['cards']))}, "
+                         + ("to be announced" if rv["announced"] is None else f"announced {rv['announced']}"))
         if self.phase == OVER:
             lines.append(f"result: side {self.winner_side} wins")
         return "\n".join(lines)
