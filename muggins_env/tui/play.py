@@ -24,6 +24,7 @@ from .. import ENV_NAMES
 from ..session import HUMAN, GameSession, MoveError
 from .text import move_line, result_lines, scores_line, seat_label
 
+QUIT = ("quit", "exit", "q")
 INSTALL_HINT = "muggins-play needs rich: pip install 'muggins-env[play]'"
 
 HELP = """Type the number of a move, or the move itself: its name or words of it
@@ -134,7 +135,8 @@ class TerminalTable:
         s = self.s
         if self.hot_seat and p != self.last_human:
             self.con.clear()
-            self.con.input(f"Pass to player {p} and press Enter ")
+            if self.con.input(f"Pass to player {p} and press Enter ").strip().lower() in QUIT:
+                raise _Quit
             self.con.clear()
         self.last_human = p
         self.draw_table(p)
@@ -143,7 +145,7 @@ class TerminalTable:
             low = text.lower()
             if not low:
                 continue
-            if low in ("quit", "exit", "q"):
+            if low in QUIT:
                 raise _Quit
             if low in ("help", "?", "h"):
                 self.out(HELP)
@@ -232,7 +234,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as e:
         print(f"muggins-play: could not save the game record to {str(path)!r}: {e}", file=sys.stderr)
         return 1
-    done = "" if session.record.finished else f" (unfinished, {len(session.record.moves)} moves)"
+    k = len(session.record.moves)
+    done = "" if session.record.finished else f" (unfinished, {k} move{'' if k == 1 else 's'})"
     console.print(f"game record saved to {path}{done}; replay it with: muggins-replay {path}", markup=False)
     return status
 
