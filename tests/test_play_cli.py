@@ -9,6 +9,7 @@ import re
 import sys
 
 import pytest
+
 from muggins_env import ENV_NAMES, records
 
 pexpect = pytest.importorskip("pexpect")
@@ -53,7 +54,7 @@ def test_a_full_game_against_agents_through_a_terminal(env_id, tmp_path):
         screen = child.before
         assert "you are player 0" in screen and "your moves:" in screen
         if not typed:  # the first decision typed as text: the name of the first legal move
-            first = re.search(r"your moves:.*?\n\s*1\) ([^\r\n]+?)(?:\s{3,}|\r)", screen, re.S).group(1).strip()
+            first = re.search(r"your moves:.*?\n\s*1\) ([^\r\n]+?)(?:\s{3,}|\r)", screen, re.DOTALL).group(1).strip()
             child.sendline(first)
             typed = True
         else:
@@ -129,7 +130,7 @@ def test_hot_seat_hides_the_previous_hand(tmp_path):
             child.expect(PROMPT)
         player = int(child.match.group(1))
         screen = child.before
-        hand = re.search(r"player %d \(you\): hand ([^ ]+ [^ ]+)" % player, screen)
+        hand = re.search(rf"player {player} \(you\): hand ([^ ]+ [^ ]+)", screen)
         assert hand, screen
         child.sendline("1")
     assert seen[:2] == [1, 0]  # dealer 0: player 1 lays away first
@@ -160,7 +161,7 @@ def test_replay_steps_forward_and_back_from_a_seat(tmp_path):
     list(s.advance())
     path = s.record.save(tmp_path / "g.json")
     child = spawn("muggins_env.tui.replay", str(path), "--seat", "1")
-    child.expect("move 0/%d - player 1's view" % len(s.record.moves))
+    child.expect(f"move 0/{len(s.record.moves)} - player 1's view")
     child.sendline("")
     child.expect("move 1/")
     child.expect("last move: +1\\. player 0 \\(heuristic\\): lay away a card")  # face down for seat 1
@@ -169,7 +170,7 @@ def test_replay_steps_forward_and_back_from_a_seat(tmp_path):
     child.sendline("b")
     child.expect("move 1/")
     child.sendline("e")
-    child.expect("final result: player %d wins" % max(range(2), key=lambda p: s.returns()[p]))
+    child.expect(f"final result: player {max(range(2), key=lambda p: s.returns()[p])} wins")
     child.sendline("zz")
     child.expect("'zz'\\? Enter/n: next move")
     child.sendline("q")
@@ -198,7 +199,7 @@ def test_make_play_shows_every_move_of_one_game(env_id):
     from muggins_env import demo
 
     text = demo.play(env_id, seed=1)
-    moves = re.findall(r"^ +(\d+)\. player (\d) \(heuristic\): (.+)$", text, re.M)
+    moves = re.findall(r"^ +(\d+)\. player (\d) \(heuristic\): (.+)$", text, re.MULTILINE)
     assert [int(k) for k, _, _ in moves] == list(range(1, len(moves) + 1))
     assert "final result: " in text and text.count("== ") == 1
     # a move that scored says how much and the scores after it
