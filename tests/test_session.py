@@ -5,6 +5,7 @@ JSON and its deterministic replay, on every env."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -250,3 +251,19 @@ def test_a_card_laid_away_face_down_is_not_named_to_the_others():
     seen = s.view(0).recent
     assert [r["move"] for r in seen if r["player"] == 1][:2] == ["lay away a card"] * 2
     assert [r["move"] for r in seen if r["player"] == 0][:2] == [m.name for m in lay_aways if m.player == 0]
+
+
+@pytest.mark.parametrize("env_id", ENV_NAMES)
+def test_the_table_text_reads_as_english(env_id):
+    # issue 16: "stock  1 cards", "players 1 win", Michigan's unexplained "3♣/3"
+    s = GameSession(env_id, ["random"] * players(env_id), options=SMALL[env_id], seed=9)
+    texts = []
+    for _ in s.advance():
+        texts += [s.full_table()] + [s.view(p).table for p in range(s.num_players)]
+    text = "\n".join(texts)
+    assert not re.search(r"\b1 (cards|tiles)\b", text) and "  1 card" not in text
+    assert not re.search(r"players \d+ win", text)
+    assert re.search(r"\b1 (card|tile)\b", text) or env_id == "michigan_v0"
+    if env_id == "michigan_v0":
+        assert "(card/player): " in text
+    assert re.search(r"(player \d+ wins|side \d+ wins|players \d+(, \d+)+ win|draw|top balance)", texts[-1])

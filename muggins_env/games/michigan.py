@@ -570,8 +570,8 @@ class MichiganState(State):
             mark = ">" if s == self.current_player() else " "
             k = self.counts[s]
             you = " (you): " + (format_cards(self.hand_cards(s)) or "-") + "," if s == player else ":"
-            lines.append(f"{mark} player {s}{you} {k:2d} card{'' if k == 1 else 's'}, balance {self.balances[s]:g}")
-        lines.append(f"  widow: {self.widow_count} cards"
+            lines.append(f"{mark} player {s}{you} {k} card{'' if k == 1 else 's'}, balance {self.balances[s]:g}")
+        lines.append(f"  widow: {self.widow_count} card{'' if self.widow_count == 1 else 's'}"
                      + (f" (known: {format_cards(self.known_widow_cards())})"
                         if self.known_widow else ""))
         if self.phase == FOLLOW:

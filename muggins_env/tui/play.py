@@ -236,7 +236,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     k = len(session.record.moves)
     done = "" if session.record.finished else f" (unfinished, {k} move{'' if k == 1 else 's'})"
-    console.print(f"game record saved to {path}{done}; replay it with: muggins-replay {path}", markup=False)
+    console.print(f"game record saved to {path}{done}; replay it with: muggins-replay {path}", markup=False,
+                  soft_wrap=True)
     return status
 
 
