@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -60,6 +60,13 @@ class SeatView:
     @property
     def your_turn(self) -> bool:
         return self.to_act == self.player
+
+    def to_dict(self) -> dict:
+        """JSON-ready (a web face sends this, and only this, to the seat's client)."""
+        d = asdict(self)
+        d["legal_moves"] = {str(a): name for a, name in self.legal_moves.items()}
+        d["your_turn"] = self.your_turn
+        return d
 
 
 def _canonical(token: str) -> str:

@@ -228,3 +228,17 @@ def test_eval_save_games_needs_an_output_folder(capsys):
     with pytest.raises(SystemExit) as e:
         main(["--game", "michigan_v0", "--agents", "heuristic", "random", "--deals", "1", "--save-games", "2"])
     assert e.value.code == 2 and "--save-games needs --out" in capsys.readouterr().err
+
+
+def test_an_unwritable_save_path_falls_back_to_the_temporary_folder(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    child = play("michigan_v0", blocker / "sub" / "game.json")  # a folder under a file: cannot be made
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect(r"saving it to (\S+\.json)")
+    fallback = child.match.group(1)
+    child.expect("game record saved to")
+    assert finish(child) == 0
+    assert records.load(fallback).env_id == "michigan_v0"
+    os.remove(fallback)

@@ -267,3 +267,13 @@ def test_the_table_text_reads_as_english(env_id):
     if env_id == "michigan_v0":
         assert "(card/player): " in text
     assert re.search(r"(player \d+ wins|side \d+ wins|players \d+(, \d+)+ win|draw|top balance)", texts[-1])
+
+
+def test_a_seat_view_is_json_ready():
+    s = GameSession("michigan_v0", ["human", "random", "random"], options={"num_players": 3}, seed=1)
+    list(s.advance())
+    p = s.to_act
+    data = json.loads(json.dumps(s.view(p).to_dict()))
+    assert data["your_turn"] and data["player"] == p
+    assert {int(a): n for a, n in data["legal_moves"].items()} == s.legal_moves()
+    assert data["view"]["hand"] == s.view(p).view["hand"]

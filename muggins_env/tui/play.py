@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -231,9 +232,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = 130
     try:
         session.record.save(path)
-    except OSError as e:
-        print(f"muggins-play: could not save the game record to {str(path)!r}: {e}", file=sys.stderr)
-        return 1
+    except OSError as e:  # the game is not lost: it goes to the temporary folder instead
+        fallback = Path(tempfile.gettempdir()) / default_path(session).name
+        print(f"muggins-play: could not save the game record to {str(path)!r} ({e.strerror or e}); "
+              f"saving it to {fallback}", file=sys.stderr)
+        path = session.record.save(fallback)
     k = len(session.record.moves)
     done = "" if session.record.finished else f" (unfinished, {k} move{'' if k == 1 else 's'})"
     console.print(f"game record saved to {path}{done}; replay it with: muggins-replay {path}", markup=False,
