@@ -164,7 +164,7 @@ def test_replay_steps_forward_and_back_from_a_seat(tmp_path):
     child.expect(f"move 0/{len(s.record.moves)} - player 1's view")
     child.sendline("")
     child.expect("move 1/")
-    child.expect("last move: +1\\. player 0 \\(heuristic\\): lay away a card")  # face down for seat 1
+    child.expect("last move: 1\\. player 0 \\(heuristic\\): lay away a card")  # face down for seat 1
     child.sendline("n")
     child.expect("move 2/")
     child.sendline("b")

@@ -70,7 +70,7 @@ def interactive(record: GameRecord, seat: int | None, console) -> None:
         if k:
             m = record.moves[k - 1]
             console.print("last move: " + move_line(GameSession.seen(m, seat), record.score_unit, record.seats,
-                                                    [seat] if seat is not None else []), markup=False)
+                                                    [seat] if seat is not None else []).strip(), markup=False)
         if k == last and record.finished:
             for line in result_lines(record.returns, record.scores, record.score_unit, record.truncated):
                 console.print(line, markup=False)

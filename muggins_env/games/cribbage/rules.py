@@ -730,7 +730,7 @@ class CribbageState(State):
         lines.append("starter: " + (format_card(self.starter_card) if self.starter_cut else "(not cut)"))
         for s in range(self.n):
             mark = ">" if s == self.current_player() else " "
-            if player is None or s == player:
+            if player is None or s == player or not self.hands[s]:
                 hand = ' '.join(map(format_card, sorted(self.hands[s]))) or '-'
             else:
                 hand = f"{len(self.hands[s])} card" + ("" if len(self.hands[s]) == 1 else "s")
