@@ -64,6 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-skip-forced", action="store_true", help="ask agents even single-action decisions")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--no-plot", action="store_true")
+    p.add_argument("--save-games", type=int, default=0, metavar="K", help="also save the first K games "
+                   "(deal, then seating order) as game records in <out>/games/ (muggins-replay reads them)")
     p.add_argument("--merge", nargs="+", metavar="DIR", help="pool saved runs (their --out folders) of one "
                    "experiment with different seeds into one report; plays nothing")
     return p
@@ -150,6 +152,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("give --game (e.g. --game cribbage_v0)")
     if not agents:
         parser.error("give --agents (e.g. --agents heuristic random)")
+    if args.save_games and not (args.out or cfg.get("out")):
+        parser.error("--save-games needs --out (the records go to <out>/games/)")
+    if args.save_games < 0:
+        parser.error(f"--save-games {args.save_games}: give a number of games >= 0")
     options = dict(cfg.get("options") or {})
     try:
         for text in args.opt:
@@ -165,7 +171,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, FileNotFoundError) as e:
         print(f"muggins-eval: error: {e}", file=sys.stderr)
         return 2
-    return report(result, summarise(result), args.out or cfg.get("out"), plot=not args.no_plot)
+    status = report(result, summarise(result), args.out or cfg.get("out"), plot=not args.no_plot)
+    if args.save_games:
+        from .saved_games import save_games
+
+        paths = save_games(result, args.save_games, args.out or cfg.get("out"), skip_forced=not args.no_skip_forced)
+        print(f"saved {len(paths)} game record(s) in {paths[0].parent if paths else '-'} "
+              "(muggins-replay FILE steps through one)")
+    return status
 
 
 if __name__ == "__main__":

@@ -259,6 +259,7 @@ class DominoesState(State):
             hands, boneyard = rigged
             self.hands = [list(x) for x in hands]
             self.boneyard = boneyard[::-1]
+        self._dealt = ([list(h) for h in self.hands], self.boneyard[::-1])  # boneyard top first
         self.hand_no += 1
         self.drawn = [0] * n
         self.layout = Layout(g.variant.layout, g.variant.sniff, g.num_arms)
@@ -603,7 +604,14 @@ class DominoesState(State):
             view["last_hand"] = {k: (list(map(list, v)) if k == "hands" else v) for k, v in self.last_hand.items()}
         return view
 
-    def render(self) -> str:
+    def scoreboard(self) -> tuple[str, list[float]]:
+        return "points", [float(self.scores[t]) for t in self.game.teams]
+
+    def deal(self) -> dict:
+        hands, boneyard = self._dealt
+        return {"hands": [list(h) for h in hands], "boneyard": list(boneyard)}
+
+    def render(self, player: int | None = None) -> str:
         g = self.game
         lay = self.layout
         title = (f"Muggins dominoes ({g.variant.name}: {LAYOUT_NAMES[g.variant.layout]}, double-{g.set_max}, "
@@ -628,11 +636,13 @@ class DominoesState(State):
                     notes.append("spinner" + (", counts" if e["spinner_counts"] else ", not counting"))
                 lines.append(f"  arm {k}: {tiles or '(empty)'} -> open {e['pip']}"
                              + (f" ({'; '.join(notes)})" if notes else ""))
-        lines.append(f"boneyard: {len(self.boneyard)} tiles")
+        lines.append(f"boneyard: {len(self.boneyard)} tile{'' if len(self.boneyard) == 1 else 's'}")
         for s in range(self.n):
             mark = ">" if s == self.current_player() else " "
-            lines.append(f"{mark} player {s}: {' '.join(format_tile(t) for t in self.hands[s]) or '-'}"
-                         f"  ({len(self.hands[s])} tiles, drew {self.drawn[s]})")
+            k = len(self.hands[s])
+            shown = (' '.join(format_tile(t) for t in self.hands[s]) or '-') if player in (None, s) else "(hidden)"
+            you = " (you)" if s == player else ""
+            lines.append(f"{mark} player {s}{you}: {shown}  ({k} tile{'' if k == 1 else 's'}, drew {self.drawn[s]})")
         if self.phase == RESPOND_PHASE:
             mover, announced, true, _ = self.review
             lines.append(f"under review: player {mover} announced {announced} (true score {true})")
@@ -642,7 +652,9 @@ class DominoesState(State):
             elif self.winner_side < 0:
                 lines.append("result: draw")
             else:
-                lines.append(f"result: players {', '.join(map(str, self.winners()))} win")
+                won = self.winners()
+                lines.append(f"result: player {won[0]} wins" if len(won) == 1 else
+                             f"result: players {', '.join(map(str, won))} win")
         return "\n".join(lines)
 
     def full_state(self) -> dict:
