@@ -13,7 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .config import ConfigError, list_presets, load_config
+from muggins_env.extras import MissingExtraError, require_extra
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -34,6 +34,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    try:
+        require_extra("train")
+    except MissingExtraError as e:
+        print(f"muggins-train: {e}", file=sys.stderr)
+        return 1
+    from .config import ConfigError, list_presets, load_config  # needs the extra (yaml)
+
     if args.list:
         print("\n".join(list_presets()))
         return 0
