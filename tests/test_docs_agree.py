@@ -13,8 +13,8 @@ READMES = [ROOT / "README.md", ROOT / "configs" / "README.md"]
 def make_demo():
     """(default GAME, the folder `make demo` writes) from the Makefile."""
     text = (ROOT / "Makefile").read_text()
-    game = re.search(r"^GAME \?= (\S+)", text, re.M).group(1)
-    command = re.search(r"^demo:.*\n\t(.*)$", text, re.M).group(1)
+    game = re.search(r"^GAME \?= (\S+)", text, re.MULTILINE).group(1)
+    command = re.search(r"^demo:.*\n\t(.*)$", text, re.MULTILINE).group(1)
     return game, re.search(r"--out (\S+)", command).group(1).replace("$(GAME)", game)
 
 

@@ -358,8 +358,8 @@ def test_imitation_moves_the_policy_to_the_teacher(tmp_path):
 
 
 def test_the_progress_bar_total_is_the_number_of_steps_really_made(tmp_path, monkeypatch):
-    from sb3_contrib import MaskablePPO
     from muggins_env.train.trainer import train
+    from sb3_contrib import MaskablePPO
 
     asked = []
     learn = MaskablePPO.learn
