@@ -45,7 +45,7 @@ building it). Moves are validated once, by the game's ``apply`` (the kernel's gu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
 import gymnasium as gym
@@ -54,6 +54,7 @@ from gymnasium import spaces
 
 from .env import check_reset_options
 from .kernel.game import Game, IllegalActionError, State
+from .kernel.options import plain
 
 
 class Agent(Protocol):  # the shape SeatEnv relies on (the agents package defines the real one)
@@ -140,6 +141,8 @@ def _game_of(game: Game | str, options: dict | None) -> Game:
         return game
     from . import game_class
 
+    if options is not None and not isinstance(options, Mapping):
+        raise ValueError(f"env_options must be a mapping of game options (or None), got {options!r}")
     return game_class(game)(**(options or {}))
 
 
@@ -178,6 +181,12 @@ class SeatEnv(gym.Env):
             raise ValueError(f"render_mode={render_mode!r} is not supported; allowed: None, 'ansi'")
         self.render_mode = render_mode
         self.fixed_seat = None if seat is None else int(seat)
+        for name, value in (("skip_forced", skip_forced), ("skip_decisionless", skip_decisionless)):
+            if not isinstance(plain(value), bool):
+                raise ValueError(f"{name}={value!r} is not allowed; allowed: True, False")
+        reward_scale = plain(reward_scale)
+        if isinstance(reward_scale, bool) or not isinstance(reward_scale, (int, float, np.floating)):
+            raise ValueError(f"reward_scale={reward_scale!r} is not allowed; allowed: a number")
         self.skip_forced = bool(skip_forced)
         self.skip_decisionless = bool(skip_decisionless)
         self.reward_scale = float(reward_scale)

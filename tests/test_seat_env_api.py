@@ -107,3 +107,17 @@ def test_seat_env_reset_options_are_checked_and_a_failed_reset_changes_nothing()
     env.reset()
     twin.reset()
     assert env.state.full_state() == twin.state.full_state()
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"reward_scale": "x"}, r"reward_scale='x' is not allowed; allowed: a number"),
+    ({"reward_scale": True}, r"reward_scale=True is not allowed; allowed: a number"),
+    ({"skip_forced": "no"}, r"skip_forced='no' is not allowed; allowed: True, False"),
+    ({"skip_decisionless": 1}, r"skip_decisionless=1 is not allowed; allowed: True, False"),
+    ({"env_options": 5}, r"env_options must be a mapping of game options \(or None\), got 5"),
+    ({"env_options": {"num_players": 4.0}}, r"option num_players=4\.0 is not allowed; allowed values: 3, 4"),
+])
+def test_seat_env_arguments_are_checked(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        SeatEnv("michigan_v0", **kwargs)
+    assert SeatEnv("michigan_v0", reward_scale=np.float32(0.5), skip_forced=np.bool_(False)).reward_scale == 0.5
