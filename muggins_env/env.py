@@ -25,6 +25,14 @@ ADAPTER_OPTIONS = ("render_mode", "skip_forced", "readable_infos")
 RESET_OPTIONS = ("deal",)
 
 
+def check_seed(seed: Any) -> int | None:
+    """``reset``'s seed: None or an int >= 0 (a numpy int too), as Gymnasium requires."""
+    seed = plain(seed)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise ValueError(f"seed={seed!r} is not allowed; allowed: None or an int >= 0")
+    return seed
+
+
 def check_reset_options(options: Any) -> dict:
     """``reset``'s options as a new dict: None or a mapping of the known reset options."""
     if options is None:
@@ -92,7 +100,7 @@ class KernelAECEnv(AECEnv):
 
     # -- episode ---------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        options = check_reset_options(options)
+        seed, options = check_seed(seed), check_reset_options(options)
         # a reset that raises (a bad deal) leaves the env as it was, its seed stream included
         rng = self._seed_rng if seed is None else np.random.default_rng(seed)
         if rng is None:

@@ -52,7 +52,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .env import check_reset_options
+from .env import check_reset_options, check_seed
 from .kernel.game import Game, IllegalActionError, State
 from .kernel.options import plain
 
@@ -223,7 +223,7 @@ class SeatEnv(gym.Env):
 
     # -- gymnasium API ---------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        deal = check_reset_options(options).get("deal")
+        seed, deal = check_seed(seed), check_reset_options(options).get("deal")
         # a reset that raises (a bad deal) leaves the env as it was, its generator included
         saved = (self._rng, self._rng.bit_generator.state, self._np_random, getattr(self, "_np_random_seed", None))
         try:

@@ -190,3 +190,33 @@ def test_a_reset_that_raises_leaves_the_env_as_it_was(name, raw):
     env.reset()  # the seed stream is the one of seed=1, not seed 5
     twin.reset()
     assert env.unwrapped.state() == twin.unwrapped.state()
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "5", True, [1, 2]])
+def test_a_bad_seed_is_a_clear_error_for_the_aec_and_the_seat_env(seed):
+    from muggins_env.wrappers import SeatEnv
+
+    for env in (muggins_env.make("cribbage_v0", raw=True), muggins_env.make("cribbage_v0"), SeatEnv("cribbage_v0")):
+        with pytest.raises(ValueError, match=rf"seed={re.escape(repr(seed))} is not allowed; allowed: None or an int >= 0"):
+            env.reset(seed=seed)
+    env = muggins_env.make("cribbage_v0", raw=True)
+    env.reset(seed=np.int64(3))
+    twin = muggins_env.make("cribbage_v0", raw=True)
+    twin.reset(seed=3)
+    assert env.state() == twin.state()
+
+
+@pytest.mark.parametrize("name", ENV_NAMES)
+def test_a_zero_dim_int_array_is_an_action_as_sb3_predict_returns_it(name):
+    raw, wrapped, twin = (muggins_env.make(name, raw=True), muggins_env.make(name),
+                          muggins_env.make(name, raw=True))
+    for env in (raw, wrapped, twin):
+        env.reset(seed=4)
+    for _ in range(5):
+        action = first_legal(twin, twin.agent_selection)
+        raw.step(np.array(action))
+        wrapped.step(np.array(action, dtype=np.int32))
+        twin.step(action)
+    assert raw.state() == twin.state() == wrapped.unwrapped.state()
+    with pytest.raises(IllegalActionError, match="not an int action index"):
+        raw.step(np.array(True))
