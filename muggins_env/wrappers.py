@@ -210,7 +210,9 @@ class SeatEnv(gym.Env):
             high = np.concatenate([np.broadcast_to(np.asarray(high, np.float32), (size,)), np.ones(extra, np.float32)])
         self.observation_space = spaces.Box(low, high, (self.game.observation_size + extra,), np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
+        seed = check_seed(seed)
         self._rng = self._np_random = np.random.default_rng(seed)  # gymnasium's np_random is the same
+        self._np_random_seed = -1 if seed is None else seed  # -1: gymnasium's "not known"
         self.state: State | None = None
         self._illegal_end = False  # the episode ended on an illegal action of the learner
         self.learner = 0

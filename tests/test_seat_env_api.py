@@ -56,6 +56,9 @@ def test_reset_seed_seeds_np_random_and_the_episode():
     c.reset()
     a.reset(seed=8)
     assert a.state.full_state() == c.state.full_state()
+    d = SeatEnv("michigan_v0", seed=9)
+    assert d.np_random_seed == 9 and d.np_random is d._rng  # reading the seed keeps the generator
+    assert SeatEnv("michigan_v0").np_random_seed == -1
 
 
 def illegal_action(env) -> int:
