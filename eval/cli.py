@@ -22,6 +22,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from muggins_env.extras import MissingExtraError, require_extra
+
 from .report import print_table, save_results, summarise
 from .tournament import LINEUPS, run_tournament
 
@@ -138,6 +140,11 @@ def report(result, summary: dict, out: str | None, plot: bool) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    try:
+        require_extra("eval")
+    except MissingExtraError as e:
+        print(f"muggins-eval: error: {e}", file=sys.stderr)
+        return 1
     if args.merge:
         return merge_main(parser, args)
     cfg: dict = {}
@@ -157,6 +164,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.save_games < 0:
         parser.error(f"--save-games {args.save_games}: give a number of games >= 0")
     options = dict(cfg.get("options") or {})
+    try:
+        if any(str(a).startswith("ppo:") for a in agents):
+            require_extra("train", "a ppo: agent")
+    except MissingExtraError as e:
+        print(f"muggins-eval: error: {e}", file=sys.stderr)
+        return 1
     try:
         for text in args.opt:
             k, v = parse_opt(text)

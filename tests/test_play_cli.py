@@ -190,7 +190,7 @@ def test_without_rich_the_command_names_the_extra(monkeypatch, capsys):
     from muggins_env.tui import play as play_cli
 
     monkeypatch.setitem(sys.modules, "rich.console", None)  # import fails as if rich were missing
-    assert play_cli.main(["--game", "cribbage_v0"]) == 2
+    assert play_cli.main(["--game", "cribbage_v0"]) == 1
     assert "pip install 'muggins-env[play]'" in capsys.readouterr().err
 
 

@@ -113,6 +113,8 @@ class State:
         """Shared guard for ``apply``: a clear error instead of an IndexError deep inside."""
         if self.is_terminal():
             raise IllegalActionError(f"action {action!r} given, but the episode is over")
+        if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+            action = action.item()  # what SB3's predict returns for one observation
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(f"action {action!r} is not an int action index")
         a = int(action)

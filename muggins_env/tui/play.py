@@ -202,7 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from rich.console import Console
     except ImportError:
         print(f"muggins-play: {INSTALL_HINT}", file=sys.stderr)
-        return 2
+        return 1
     from ..eval.cli import parse_opt
 
     try:

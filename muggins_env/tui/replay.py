@@ -108,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ImportError:
             print("muggins-replay: the interactive replay needs rich: pip install 'muggins-env[play]' "
                   "(or use --auto)", file=sys.stderr)
-            return 2
+            return 1
         console = Console(highlight=False)
         console.print(HELP, markup=False)
         try:
