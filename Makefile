@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 .PHONY: install demo play test bench lint clean
 
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet torch==2.13.0
 	$(PY) -m pip install --quiet -e ".[train,play,dev]"
