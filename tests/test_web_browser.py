@@ -32,12 +32,13 @@ if not Path(CHROMIUM).exists():
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 #: small games: one hand, short targets, few players
-GAMES = [
+GAMES = [  # (env, options, seats); the screenshot is taken at the SHOT_AT-th click
     ("muggins_cards_v0", {"num_players": 3, "mistakes": True}, ["human", "heuristic", "heuristic"]),
     ("muggins_dominoes_v0", {"episode": "hand", "variant": "all_fives"}, ["human", "heuristic"]),
     ("michigan_v0", {"num_players": 3, "num_hands": 1}, ["human", "heuristic", "heuristic"]),
     ("cribbage_v0", {"target": 61}, ["human", "heuristic"]),
 ]
+SHOT_AT = {"muggins_cards_v0": 8, "muggins_dominoes_v0": 14, "michigan_v0": 3, "cribbage_v0": 10}
 DECISION = "#over:not([hidden]), #moves .move"
 
 
@@ -91,11 +92,8 @@ def _create(base: str, game: str, options: dict, seats: list[str], seed: int) ->
     return json.loads(urllib.request.urlopen(req, timeout=30).read())
 
 
-def _click_once(page) -> bool:
-    """One decision by clicking; False once the game is over."""
-    page.wait_for_selector(DECISION, timeout=30_000)
-    if page.locator("#over").is_visible():
-        return False
+def _click_once(page) -> None:
+    """One decision by clicking: a hand card or tile that a legal move names, else a move button."""
     hand = page.locator(".hand .playable")
     if hand.count():
         target = hand.first.element_handle()
@@ -105,23 +103,27 @@ def _click_once(page) -> bool:
         page.wait_for_function("(el) => !el.isConnected || el.classList.contains('selected')", arg=target,
                                timeout=30_000)
         if not page.locator(".hand .selected").count():
-            return True
+            return
     button = page.locator("#moves .move").first
     handle = button.element_handle()
     button.click()
     handle.wait_for_element_state("hidden", timeout=30_000)  # the page redrew after the move
-    return True
 
 
 def _play_out(page, shot: Path | None, shot_at: int = 6, limit: int = 400) -> int:
+    """Click until the game is over; the picture is of the ``shot_at``-th decision (or the last
+    one of a shorter game)."""
     clicks = 0
-    while _click_once(page):
+    while True:
+        page.wait_for_selector(DECISION, timeout=30_000)
+        if page.locator("#over").is_visible():
+            return clicks
+        if shot is not None and clicks < shot_at:
+            page.screenshot(path=str(shot), full_page=True)
+        _click_once(page)
         clicks += 1
         assert not page.locator("#error").inner_text(), page.locator("#error").inner_text()
-        if shot is not None and clicks <= shot_at:  # a short game still gets its picture
-            page.screenshot(path=str(shot), full_page=True)
         assert clicks < limit, "the game did not end"
-    return clicks
 
 
 @pytest.mark.parametrize(("game", "options", "seats"), GAMES, ids=[g for g, _, _ in GAMES])
@@ -130,8 +132,11 @@ def test_play_a_full_game_by_clicking(server, browser, shots, game, options, sea
     ctx = browser.new_context(viewport={"width": 1280, "height": 860}, accept_downloads=True)
     try:
         page = ctx.new_page()
+        errors: list = []
+        page.on("pageerror", lambda e: errors.append(str(e)))  # a script error while drawing fails the test
         page.goto(server + links["0"])
-        clicks = _play_out(page, shots / f"{game}.png")
+        clicks = _play_out(page, shots / f"{game}.png", SHOT_AT[game])
+        assert not errors, errors
         assert clicks > 0
         over = page.locator("#over")
         assert over.is_visible()
@@ -152,6 +157,9 @@ def test_two_humans_share_a_table_and_a_reload_loses_nothing(server, browser, sh
     ctxs = [browser.new_context(viewport={"width": 1280, "height": 860}) for _ in range(2)]
     try:
         pages = [c.new_page() for c in ctxs]
+        errors: list = []
+        for pg in pages:
+            pg.on("pageerror", lambda e: errors.append(str(e)))
         for p, page in enumerate(pages):
             page.goto(server + links[str(p)])
             page.wait_for_selector(".hand .tile")
@@ -178,7 +186,7 @@ def test_two_humans_share_a_table_and_a_reload_loses_nothing(server, browser, sh
             handle.wait_for_element_state("hidden", timeout=30_000)
             moves += 1
             assert moves < 400
-        assert reloaded
+        assert reloaded and not errors, errors
         # each page shows its own tiles only: the other seat's are backs
         for pg in pages:
             assert pg.locator(".players .tile.back").count() >= 0
@@ -186,3 +194,32 @@ def test_two_humans_share_a_table_and_a_reload_loses_nothing(server, browser, sh
     finally:
         for c in ctxs:
             c.close()
+
+
+def test_create_a_table_in_the_form_and_join_by_its_link(server, browser, shots):
+    ctx = browser.new_context(viewport={"width": 1100, "height": 700})
+    try:
+        page = ctx.new_page()
+        page.goto(server + "/")
+        page.select_option("#game", "cribbage_v0")
+        page.select_option('[data-option="target"]', "61")
+        page.fill('input[name="seat1"]', "random")
+        page.click("#create-btn")
+        link = page.locator(".seat-link")
+        link.wait_for()
+        assert link.count() == 1 and link.get_attribute("data-seat") == "0"
+        page.screenshot(path=str(shots / "create.png"), full_page=True)
+        link.click()
+        page.wait_for_selector(".hand .card.playable")
+        assert page.locator(".hand .card").count() == 6
+        assert "61" in page.locator(".crib-board").inner_text()
+        assert "P1 random" in page.locator("#seats-bar").inner_text()
+        # a bad seat spec is refused in the form with the server's message
+        page.goto(server + "/")
+        page.select_option("#game", "cribbage_v0")
+        page.fill('input[name="seat1"]', "wizard")
+        page.click("#create-btn")
+        page.wait_for_function("document.getElementById('create-error').textContent.length > 0")
+        assert "wizard" in page.locator("#create-error").inner_text()
+    finally:
+        ctx.close()

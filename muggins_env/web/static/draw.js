@@ -140,12 +140,12 @@ function drawDominoes(st, board) {
       south = Math.max(south, (arms[2 * s + 2] || []).length);
       const wrap = el("div", "spinner");
       tileEl.classList.add("spinner-tile");
-      const north = el("div", "branch north"), south = el("div", "branch south");
-      for (const [k, box, rev] of [[2 * s + 1, north, true], [2 * s + 2, south, false]]) {
+      const up = el("div", "branch north"), down = el("div", "branch south");
+      for (const [k, box, rev] of [[2 * s + 1, up, true], [2 * s + 2, down, false]]) {
         const ts = (arms[k] || []).map(([i, o]) => { const d = i === o; return d ? tile(i, o, false) : (rev ? tile(o, i, true) : tile(i, o, true)); });
         if (rev) box.append(endBadge(k, open), ...ts.reverse()); else box.append(...ts, endBadge(k, open));
       }
-      wrap.append(north, tileEl, south);
+      wrap.append(up, tileEl, down);
       return wrap;
     };
     const main = el("div", "main-line");

@@ -167,6 +167,12 @@ function render(st) {
   const board = $("board");
   board.textContent = "";
   board.className = "board " + st.game;
+  const done = st.hands.filter((h) => !h.final);
+  if (done.length) {  // the end-of-hand summary stays up through the next hand
+    const h = done[done.length - 1];
+    board.append(el("div", "hand-summary", `hand ${h.hand} over: ` + h.points.map((x, p) => `${p === st.seat ? "you" : "P" + p} ${x > 0 ? "+" : ""}${x}`).join(" · ")
+                    + ` (${st.score_unit}) → ` + h.scores.join(" / ")));
+  }
   (DRAW[st.game] || ((s, b) => b.append(el("pre", "", s.text))))(st, board);
   $("prompt").textContent = st.your_turn ? (selected ? `${selected}: choose where` : "Your move: click a highlighted card or tile, or a move below") : "";
   $("text").textContent = st.text;
