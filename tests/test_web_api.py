@@ -155,6 +155,35 @@ def test_out_of_turn_and_illegal_moves_are_refused_and_change_nothing(client):
     assert r.status_code == 200 and r.json()["ply"] > st["ply"]
 
 
+def test_a_failing_agent_stops_the_table_with_its_message(client):
+    created = _create(client, "muggins_dominoes_v0", ["human", "heuristic"], {"episode": "hand"}, seed=4)
+    table = client.app.state.tables.get(created["table"])
+
+    class Broken:
+        def act(self, *args):
+            raise RuntimeError("model file is corrupt")
+
+    table.session.agents[1] = Broken()
+    h = {"x-seat-token": _token(created["links"]["0"])}
+    for _ in range(50):  # play until the agent has to choose
+        st = client.get(_seat_url(created, 0), headers=h).json()
+        if st["error"]:
+            break
+        client.post(_seat_url(created, 0, "/move"), headers=h, json={"action": st["legal_moves"][0][0]})
+    assert "RuntimeError: model file is corrupt" in st["error"]
+    assert not st["over"]
+    r = client.post(_seat_url(created, 0, "/move"), headers=h, json={"action": 0})
+    assert r.status_code == 409 and "this table stopped" in r.json()["error"]
+
+
+def test_a_socket_that_never_sends_its_token_is_closed(client, monkeypatch):
+    monkeypatch.setattr("muggins_env.web.app.HELLO_SECONDS", 0.2)
+    created = _create(client)
+    with client.websocket_connect(f"/ws/tables/{created['table']}/seats/0") as ws:
+        msg = ws.receive_json()
+        assert msg["type"] == "error" and "token" in msg["error"]
+
+
 def test_the_record_is_withheld_until_the_game_is_over(client):
     created, h, _ = _human_dominoes(client)
     r = client.get(_seat_url(created, 0, "/record"), headers=h[0])

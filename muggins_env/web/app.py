@@ -16,6 +16,7 @@ turn, illegal, game over).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -31,6 +32,8 @@ from .tables import Table, TableError, TableStore, games_catalog
 
 STATIC = Path(__file__).parent / "static"
 TOKEN_HEADER = "x-seat-token"
+HELLO_SECONDS = 10
+MAX_SOCKETS_PER_SEAT = 8
 
 
 def _error(e: TableError) -> JSONResponse:
@@ -132,8 +135,13 @@ async def seat_socket(ws: WebSocket) -> None:
             seat = int(ws.path_params["seat"])
         except ValueError:
             raise TableError(f"seat {ws.path_params['seat']!r} is not a seat number", 404) from None
-        hello = await ws.receive_json()
+        try:  # a socket that never says its token is not kept waiting
+            hello = await asyncio.wait_for(ws.receive_json(), HELLO_SECONDS)
+        except asyncio.TimeoutError:
+            raise TableError(f"send {{\"token\": ...}} within {HELLO_SECONDS} s of connecting", 408) from None
         table.check(seat, hello.get("token") if isinstance(hello, dict) else None)
+        if len(table.sockets[seat]) >= MAX_SOCKETS_PER_SEAT:
+            raise TableError(f"seat {seat} already has {MAX_SOCKETS_PER_SEAT} open pages; close one", 429)
     except TableError as e:
         await ws.send_json({"type": "error", "error": str(e)})
         await ws.close(code=4000 + e.status)
