@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -92,8 +93,9 @@ def _create(base: str, game: str, options: dict, seats: list[str], seed: int) ->
     return json.loads(urllib.request.urlopen(req, timeout=30).read())
 
 
-def _click_once(page) -> None:
-    """One decision by clicking: a hand card or tile that a legal move names, else a move button."""
+def _click_once(page) -> str:
+    """One decision by clicking: a hand card or tile that legal moves name, then a place of the
+    table that one move names (a pile, an arm's end), else a move button."""
     hand = page.locator(".hand .playable")
     if hand.count():
         target = hand.first.element_handle()
@@ -103,25 +105,31 @@ def _click_once(page) -> None:
         page.wait_for_function("(el) => !el.isConnected || el.classList.contains('selected')", arg=target,
                                timeout=30_000)
         if not page.locator(".hand .selected").count():
-            return
-    button = page.locator("#moves .move").first
+            return "hand"
+    place = page.locator(".target-on")
+    button = place.first if place.count() else page.locator("#moves .move").first
     handle = button.element_handle()
     button.click()
     handle.wait_for_element_state("hidden", timeout=30_000)  # the page redrew after the move
+    return "place" if place.count() else "button"
 
 
-def _play_out(page, shot: Path | None, shot_at: int = 6, limit: int = 400) -> int:
-    """Click until the game is over; the picture is of the ``shot_at``-th decision (or the last
-    one of a shorter game)."""
-    clicks = 0
+def _play_out(page, shot: Path | None, shot_at: int = 6, limit: int = 400) -> Counter:
+    """Click until the game is over; the picture is of the ``shot_at``-th decision, or the first
+    one after it where a card, tile or place is clickable (or the last one of a shorter game).
+    Returns how many clicks went to hands, places and buttons."""
+    kinds: Counter = Counter()
+    pictured = False  # a picture with something clickable on the table
     while True:
         page.wait_for_selector(DECISION, timeout=30_000)
         if page.locator("#over").is_visible():
-            return clicks
-        if shot is not None and clicks < shot_at:
+            return kinds
+        clicks = sum(kinds.values())
+        clickable = page.locator(".target-on, .hand .playable").count() > 0
+        if shot is not None and (clicks < shot_at or (clickable and not pictured)):
             page.screenshot(path=str(shot), full_page=True)
-        _click_once(page)
-        clicks += 1
+            pictured = clickable
+        kinds[_click_once(page)] += 1
         assert not page.locator("#error").inner_text(), page.locator("#error").inner_text()
         assert clicks < limit, "the game did not end"
 
@@ -135,9 +143,10 @@ def test_play_a_full_game_by_clicking(server, browser, shots, game, options, sea
         errors: list = []
         page.on("pageerror", lambda e: errors.append(str(e)))  # a script error while drawing fails the test
         page.goto(server + links["0"])
-        clicks = _play_out(page, shots / f"{game}.png", SHOT_AT[game])
+        kinds = _play_out(page, shots / f"{game}.png", SHOT_AT[game])
         assert not errors, errors
-        assert clicks > 0
+        # cards and tiles are played from the hand; card Muggins' card in play onto its piles
+        assert kinds["place" if game == "muggins_cards_v0" else "hand"] > 0, kinds
         over = page.locator("#over")
         assert over.is_visible()
         assert "Game over" in page.locator("#over-title").inner_text()

@@ -64,6 +64,8 @@ function richText(s) {
   frag.append(s.slice(last));
   return frag;
 }
+// a place on the table that legal moves name ("common pile 2", "on arm 3"): clickable when one does
+function target(e, words) { e.dataset.target = words; return e; }
 function labelled(label, ...children) {
   const box = el("div", "zone");
   box.append(el("div", "zone-label", label), ...children);
@@ -77,7 +79,7 @@ const whose = (st, p) => p === st.seat ? "your" : `player ${p}'s`;
 // ---------------------------------------------------------------------------------- card Muggins
 function drawMugginsCards(st, board) {
   const v = st.view;
-  const commons = v.commons.map((c, i) => labelled(`common pile ${i}`, card(c)));
+  const commons = v.commons.map((c, i) => target(labelled(`common pile ${i}`, card(c)), `common pile ${i}`));
   board.append(row("commons", commons));
   if (v.card_in_play >= 0)
     board.append(labelled(`card in play (${who(st, v.turn_player)})`, card(v.card_in_play, "in-play")));
@@ -86,6 +88,7 @@ function drawMugginsCards(st, board) {
                        v.discard_tops[p] >= 0 ? card(v.discard_tops[p]) : el("div", "card empty"),
                        el("span", "stack-label", `discard ${v.discard_sizes[p]}`));
     z.classList.add("player-zone");
+    target(z, p === st.seat ? "own discard" : `discard of player ${p}`);
     if (p === st.to_act) z.classList.add("acting");
     if (p === st.seat) z.classList.add("mine");
     return z;
@@ -116,7 +119,7 @@ function dominoArms(v) {
   return {arms: oriented, roots, spinners: doubles};
 }
 function endBadge(k, openSlots) {
-  return openSlots.has(k) ? el("span", "arm-badge", String(k)) : el("span", "arm-badge closed", String(k));
+  return openSlots.has(k) ? target(el("span", "arm-badge", String(k)), `on arm ${k}`) : el("span", "arm-badge closed", String(k));
 }
 function drawDominoes(st, board) {
   const v = st.view;
@@ -192,7 +195,8 @@ function backsTiles(n) {
   return r;
 }
 function summaryText(obj) {
-  return Object.entries(obj).filter(([k]) => k !== "hands").map(([k, x]) => `${k}: ${JSON.stringify(x)}`).join(", ");
+  return Object.entries(obj).filter(([k]) => k !== "hands")
+    .map(([k, x]) => `${k} ${Array.isArray(x) ? x.join(" / ") : x}`).join(" · ");
 }
 
 // -------------------------------------------------------------------------------------- Michigan

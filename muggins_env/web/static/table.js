@@ -26,10 +26,20 @@ async function play(action) {
   finally { sending = false; }
 }
 
-// moves that name a given card or tile of the hand
-function movesNaming(label) {
+// moves that name a given card or tile of the hand, or a place of the table
+function movesNaming(label, moves) {
   const re = new RegExp(`(^|[^0-9])${label.replace(/[-]/g, "\\-")}($|[^0-9])`);
-  return state.legal_moves.filter(([, name]) => re.test(name));
+  return (moves || state.legal_moves).filter(([, name]) => re.test(name));
+}
+
+// places that a legal move (of the selected card or tile, if any) names: click to play it
+function markTargets() {
+  const pool = selected ? movesNaming(selected) : state.legal_moves;
+  for (const t of document.querySelectorAll("[data-target]")) {
+    const moves = state.your_turn ? movesNaming(t.dataset.target, pool) : [];
+    t.classList.toggle("target-on", moves.length === 1);
+    t.onclick = moves.length === 1 ? () => play(moves[0][0]) : null;
+  }
 }
 
 function drawMoves() {
@@ -84,6 +94,7 @@ function markHand() {
       else { selected = label; drawMoves(); markHand(); }
     } : null;
   }
+  markTargets();
 }
 
 function drawSeats() {
