@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e ".[train,play,dev]"
+	$(PY) -m pip install --quiet -e ".[train,play,web,dev]"
 	touch $(STAMP)
 
 install: $(STAMP)

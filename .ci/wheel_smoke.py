@@ -28,7 +28,8 @@ COMMANDS = {
     "muggins-eval": (["--game", "michigan_v0", "--agents", "heuristic", "random", "--deals", "1"], "eval"),
     "muggins-train": (["--list"], "train"),
     "muggins-play": (["--game", "michigan_v0", "--humans", "0", "--opponents", "heuristic"], "play"),
-    "muggins-replay": (["--auto", "RECORD"], None),  # RECORD: a game record this script saves first
+    "muggins-replay": (["--auto", "RECORD"], None),
+    "muggins-serve": (["--port", "0"], "web"),  # RECORD: a game record this script saves first
 }
 #: ``python -m`` forms of the commands
 MODULES = {"muggins_env.demo": "muggins-demo", "muggins_env.eval": "muggins-eval",
