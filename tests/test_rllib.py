@@ -126,7 +126,6 @@ def test_adapter_rejects_an_action_for_the_wrong_agent():
 
 def test_masked_module_and_its_numpy_export_agree():
     import torch
-    from muggins_env.train.rllib_backend import MODULE, algo_config, export_policy  # noqa: F401
     from muggins_env.train.rllib_module import MaskedPPOTorchRLModule, numpy_policy
     from ray.rllib.core.columns import Columns
 
