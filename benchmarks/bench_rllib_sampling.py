@@ -108,7 +108,7 @@ def main(argv=None) -> int:
            "ppo": {"batch_size": 1024, "n_epochs": 2, "net_arch": [128, 128]},
            "rllib": {"envs_per_runner": args.envs_per_runner, "train_batch_size": 4096,
                      "cpus_per_env_runner": 0.5}}
-    ray.init(num_cpus=args.num_cpus, include_dashboard=False, log_to_driver=False,
+    ray.init(address="local", num_cpus=args.num_cpus, include_dashboard=False, log_to_driver=False,
              _node_ip_address="127.0.0.1", runtime_env={"env_vars": {"OMP_NUM_THREADS": "1"}})
     try:
         for k in args.runners:

@@ -115,6 +115,18 @@ def test_adapter_with_opponents_pays_the_learner_its_whole_return():
     assert steps > 1
 
 
+def test_envs_of_different_env_runners_deal_different_games_from_rllibs_overlapping_seeds():
+    """RLlib seeds env i of runner w with seed + w + i: (w=1, i=1) and (w=2, i=0) get the same seed."""
+    from ray.rllib.env.env_context import EnvContext
+
+    def first_obs(worker: int, vector: int) -> np.ndarray:
+        env = MugginsMultiAgentEnv(EnvContext({"game": "cribbage_v0"}, worker_index=worker, vector_index=vector))
+        return next(iter(env.reset(seed=100 + worker + vector)[0].values()))[OBS]
+
+    assert not np.array_equal(first_obs(1, 1), first_obs(2, 0))
+    np.testing.assert_array_equal(first_obs(1, 1), first_obs(1, 1))  # and each stays reproducible
+
+
 def test_adapter_rejects_an_action_for_the_wrong_agent():
     env = MugginsMultiAgentEnv({"game": "cribbage_v0"})
     obs, _ = env.reset(seed=0)
@@ -180,7 +192,8 @@ def test_base_modules_never_import_ray():
 
 @pytest.fixture
 def local_ray():
-    ray.init(num_cpus=2, include_dashboard=False, _node_ip_address=LOCAL, log_to_driver=False)
+    # a new Ray of its own ("local"), even while the cluster test's runs beside it
+    ray.init(address="local", num_cpus=2, include_dashboard=False, _node_ip_address=LOCAL, log_to_driver=False)
     yield
     ray.shutdown()
 
@@ -212,7 +225,8 @@ def test_one_iteration_in_local_mode_then_resume_and_play_as_rllib_agent(local_r
 
 
 def test_one_iteration_on_a_two_node_cluster_with_env_runners_on_both(tmp_path):
-    from muggins_env.train.rllib_backend import train
+    """The user's path: muggins-train --backend rllib --address <head> --num-env-runners 2."""
+    import yaml
     from ray.cluster_utils import Cluster
 
     cluster = Cluster(initialize_head=True, head_node_args={
@@ -220,14 +234,17 @@ def test_one_iteration_on_a_two_node_cluster_with_env_runners_on_both(tmp_path):
     try:
         cluster.add_node(num_cpus=1, resources={"runner_slot": 1}, node_ip_address=LOCAL)
         cluster.wait_for_nodes()
-        ray.init(address=cluster.address, _node_ip_address=LOCAL, log_to_driver=False)
         # one runner_slot per node and one per env runner: the two runners land on the two nodes
-        cfg = from_dict({**TINY, "rllib": {**TINY["rllib"], "num_env_runners": 2,
-                                           "resources_per_env_runner": {"runner_slot": 1}},
-                         "eval": {"deals": 0}})
-        card = train(cfg, tmp_path / "run", address=cluster.address)
+        cfg_file = tmp_path / "cluster.yaml"
+        cfg_file.write_text(yaml.safe_dump({**TINY, "rllib": {**TINY["rllib"], "resources_per_env_runner":
+                                                               {"runner_slot": 1}}, "eval": {"deals": 0}}))
+        out = tmp_path / "run"
+        assert cli.main(["--config", str(cfg_file), "--out", str(out), "--address", cluster.address,
+                         "--num-env-runners", "2"]) == 0
+        assert not ray.is_initialized()  # the run disconnected from the cluster it joined
+        card = json.loads((out / "model_card.json").read_text())
         assert card["cluster"]["nodes"] == 2 and card["cluster"]["env_runner_nodes"] == 2
-        assert card["timesteps"] >= 256 and card["iterations"] == 1
+        assert card["timesteps"] >= 256 and card["iterations"] == 1 and (out / "model.npz").exists()
     finally:
         ray.shutdown()
         cluster.shutdown()

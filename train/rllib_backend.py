@@ -125,7 +125,8 @@ def _init_ray(address: str | None, cfg: dict) -> bool:
     else:
         rl = cfg["rllib"]
         need = rl["num_env_runners"] * rl["cpus_per_env_runner"] + max(1, rl["num_learners"])
-        ray.init(num_cpus=max(os.cpu_count() or 1, math.ceil(need)), include_dashboard=False, log_to_driver=False,
+        ray.init(address="local", num_cpus=max(os.cpu_count() or 1, math.ceil(need)), include_dashboard=False,
+                 log_to_driver=False,
                  runtime_env=threads, _node_ip_address="127.0.0.1")  # a local Ray talks over loopback only
     return True
 

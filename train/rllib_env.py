@@ -44,6 +44,9 @@ class MugginsMultiAgentEnv(MultiAgentEnv):
 
     def __init__(self, config: dict | None = None, opponents: OpponentSampler | None = None) -> None:
         super().__init__()
+        # RLlib's EnvContext carries the runner's index as an attribute (lost by dict())
+        self._worker = int(getattr(config, "worker_index", 0) or 0)
+        vector = int(getattr(config, "vector_index", 0) or 0)
         config = dict(config or {})
         game_id = config.get("game")
         if game_id not in muggins_env.ENV_NAMES:
@@ -77,9 +80,8 @@ class MugginsMultiAgentEnv(MultiAgentEnv):
         self.agents = list(self.possible_agents)
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: gym.spaces.Discrete(game.num_actions) for a in self.possible_agents}
-        seed = int(config.get("seed", 0)) * 100003 + 1000 * int(getattr(config, "worker_index", 0) or 0) \
-            + int(getattr(config, "vector_index", 0) or 0)
-        self._rng = np.random.default_rng(seed)
+        # RLlib seeds env i of env runner w with seed + w + i: the runner's index keeps the streams apart
+        self._rng = np.random.default_rng([int(config.get("seed", 0)), self._worker, vector])
         self.lineup: dict[int, Any] = {}
         self._pending = np.zeros(self.n)
         self._acted = np.zeros(self.n, bool)
@@ -90,7 +92,7 @@ class MugginsMultiAgentEnv(MultiAgentEnv):
     # -- MultiAgentEnv API -----------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
+            self._rng = np.random.default_rng([int(seed), self._worker] if self._worker else int(seed))
         for _ in range(MAX_SKIPPED_IN_A_ROW):
             self.lineup = {}
             if self.sample_opponents is not None:
