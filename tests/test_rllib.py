@@ -170,11 +170,21 @@ def test_config_validates_the_rllib_section():
     assert from_dict(TINY)["rllib"]["envs_per_runner"] == 2
 
 
-def test_packaged_rllib_presets_load_through_the_cli_mapping():
-    from muggins_env.train.config import load_config
+def test_cli_picks_the_rllib_variant_of_a_preset_where_there_is_one(monkeypatch, tmp_path):
+    seen = {}
+    monkeypatch.setattr(cli, "_train_rllib", lambda cfg, out, args: seen.update(cfg=cfg, out=out) or 0)
+    assert cli.main(["--backend", "rllib", "--game", "michigan_v0", "--preset", "quick"]) == 0
+    assert seen["cfg"]["rllib"]["envs_per_runner"] == 16 and seen["out"] == "runs/michigan_v0-rllib_quick"
+    # no rllib_quick for cribbage: its SB3 preset, run on RLlib (the rllib section's defaults)
+    assert cli.main(["--backend", "rllib", "--game", "cribbage_v0", "--preset", "quick",
+                     "--num-env-runners", "3"]) == 0
+    assert seen["cfg"]["backend"] == "rllib" and seen["cfg"]["rllib"]["num_env_runners"] == 3
+    assert seen["cfg"]["env_options"]["num_players"] == 2
 
-    cfg = load_config(game="michigan_v0", preset="rllib_quick")
-    assert cfg["backend"] == "rllib" and cfg["env_options"]["num_players"] == 4
+
+def test_cluster_flags_need_the_rllib_backend(capsys):
+    assert cli.main(["--game", "michigan_v0", "--preset", "quick", "--address", "auto"]) == 2
+    assert "--backend rllib" in capsys.readouterr().err
 
 
 def test_without_the_extra_the_cli_names_it_in_one_line(monkeypatch, capsys, tmp_path):

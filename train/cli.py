@@ -31,7 +31,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--list", action="store_true", help="list the packaged presets and exit")
     # the rllib backend (train/rllib_backend.py, the [rllib] extra): one machine or a Ray cluster
     p.add_argument("--backend", choices=("sb3", "rllib"), default=None,
-                   help="sb3 (default) or rllib; with rllib, --preset NAME is configs/<game>/rllib_NAME.yaml")
+                   help="sb3 (default) or rllib; with rllib, --preset NAME is configs/<game>/rllib_NAME.yaml "
+                   "where it exists (else NAME.yaml on RLlib)")
     p.add_argument("--address", default=None, help="rllib: Ray cluster to join (auto or host:port; default "
                    "RAY_ADDRESS, else a local Ray)")
     p.add_argument("--num-env-runners", type=int, default=None, help="rllib: overrides rllib.num_env_runners")
@@ -57,8 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.backend is not None:
         overrides["backend"] = args.backend
     preset = args.preset
-    if args.backend == "rllib" and args.game is not None and not (preset or "").startswith("rllib_"):
-        preset = f"rllib_{preset or 'quick'}"
+    if args.backend == "rllib" and args.game is not None and f"rllib_{preset or 'quick'}" in list_presets(args.game):
+        preset = f"rllib_{preset or 'quick'}"  # the RLlib variant of the preset, where there is one
     resume = args.resume
     try:
         if args.config is None and args.game is None and resume is not None:
