@@ -218,6 +218,7 @@ def test_one_iteration_in_local_mode_then_resume_and_play_as_rllib_agent(local_r
     card = json.loads((out / "model_card.json").read_text())
     assert card["timesteps"] >= 256 and card["iterations"] == 1
     assert card["cluster"]["num_env_runners"] == 1 and card["cluster"]["env_runner_nodes"] == 1
+    assert card["snapshot_reached_envs"] == 2  # the step-0 snapshot reached the pool of both games
     assert (out / "model.npz").exists() and (out / "snapshots" / "step_0.npz").exists()
     assert list((out / "tb").glob("events.out.tfevents.*"))
     ckpt = out / "checkpoints" / f"step_{card['timesteps']}"
@@ -232,6 +233,7 @@ def test_one_iteration_in_local_mode_then_resume_and_play_as_rllib_agent(local_r
     assert cli.main(["--resume", str(out), "--timesteps", str(card["timesteps"] + 256), "--eval-deals", "0"]) == 0
     card2 = json.loads((out / "model_card.json").read_text())
     assert card2["timesteps"] >= card["timesteps"] + 256 and card2["resumed_from"] == str(out)
+    assert card2["snapshot_reached_envs"] == 2
 
 
 def test_one_iteration_on_a_two_node_cluster_with_env_runners_on_both(tmp_path):
@@ -254,6 +256,7 @@ def test_one_iteration_on_a_two_node_cluster_with_env_runners_on_both(tmp_path):
         assert not ray.is_initialized()  # the run disconnected from the cluster it joined
         card = json.loads((out / "model_card.json").read_text())
         assert card["cluster"]["nodes"] == 2 and card["cluster"]["env_runner_nodes"] == 2
+        assert card["snapshot_reached_envs"] == 4  # the snapshot reached every game on both nodes
         assert card["timesteps"] >= 256 and card["iterations"] == 1 and (out / "model.npz").exists()
     finally:
         ray.shutdown()

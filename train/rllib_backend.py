@@ -102,15 +102,15 @@ def _on_all_runners(algo: Any, fn: Any) -> list:
     return algo.env_runner_group.foreach_env_runner(fn, local_env_runner=True)
 
 
-def _send_snapshot(algo: Any, policy: NumpyPolicy, step: int) -> None:
-    """Into the opponent pool of every env of every env runner."""
+def _send_snapshot(algo: Any, policy: NumpyPolicy, step: int) -> int:
+    """Into the opponent pool of every env of every env runner; return how many envs got it."""
     arrays = policy.to_arrays()
-    _on_all_runners(algo, lambda _er: broadcast("add_snapshot", arrays, step))
+    return sum(_on_all_runners(algo, lambda _er: broadcast("add_snapshot", arrays, step)))
 
 
-def _add_snapshot(algo: Any, policy: NumpyPolicy, step: int, out: Path) -> None:
+def _add_snapshot(algo: Any, policy: NumpyPolicy, step: int, out: Path) -> int:
     policy.save(out / "snapshots" / f"step_{step}.npz")
-    _send_snapshot(algo, policy, step)
+    return _send_snapshot(algo, policy, step)
 
 
 def _init_ray(address: str | None, cfg: dict) -> bool:
@@ -200,7 +200,7 @@ def _train(cfg: dict, out: Path, seed: int, resume: Any, evaluate_at_end: bool, 
     self_play = cfg["opponents"]["self"] > 0 or (cfg["curriculum"]["steps"] > 0 and cfg["curriculum"]["self"] > 0)
     every, ckpt_every = cfg["self_play"]["snapshot_every"], cfg["checkpoint_every"]
     t0 = time.perf_counter()
-    done = 0
+    done = reached = 0  # reached: envs that received the last snapshot (every env of every runner)
     if resume is not None:
         ckpt = find_resume(resume)
         algo.restore_from_path(str(ckpt.resolve()))
@@ -208,7 +208,7 @@ def _train(cfg: dict, out: Path, seed: int, resume: Any, evaluate_at_end: bool, 
         snaps = sorted((p for p in (ckpt.parent.parent / "snapshots").glob("step_*.npz")
                         if _steps(p, _STEP_NPZ) <= done), key=lambda p: _steps(p, _STEP_NPZ))
         for p in snaps[-cfg["self_play"]["window"]:]:
-            _send_snapshot(algo, NumpyPolicy.load(p), _steps(p, _STEP_NPZ))
+            reached = _send_snapshot(algo, NumpyPolicy.load(p), _steps(p, _STEP_NPZ))
         log(f"resumed from {ckpt} at {done} steps ({len(snaps[-cfg['self_play']['window']:])} self-play snapshots)")
         next_snap = (done // every + 1) * every
     else:
@@ -218,7 +218,7 @@ def _train(cfg: dict, out: Path, seed: int, resume: Any, evaluate_at_end: bool, 
     iterations = 0
     while steps < total:
         if self_play and steps >= next_snap:
-            _add_snapshot(algo, export_policy(algo, cfg), steps, out)
+            reached = _add_snapshot(algo, export_policy(algo, cfg), steps, out)
             next_snap = steps + every
         if cfg["curriculum"]["steps"] > 0:
             w = curriculum_weights(cfg, steps)
@@ -251,6 +251,7 @@ def _train(cfg: dict, out: Path, seed: int, resume: Any, evaluate_at_end: bool, 
         "iterations": iterations, "train_seconds": round(train_seconds, 1),
         "steps_per_second": round((steps - start) / max(train_seconds, 1e-9), 1), "seed": seed,
         "resumed_from": str(resume) if resume is not None else None,
+        "snapshot_reached_envs": reached,
         "self_play_snapshots": sorted(_steps(p, _STEP_NPZ) for p in (out / "snapshots").glob("step_*.npz")),
         "files": {"policy": "model.npz", "config": "config.yaml", "checkpoints": "checkpoints/"},
         "agent_spec": f"rllib:{out}", "config": cfg,
