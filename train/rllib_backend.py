@@ -27,16 +27,14 @@ from typing import Any
 
 import numpy as np
 import ray
-from muggins_env.agents import make_game
-from muggins_env.agents.features import make_features
-from muggins_env.agents.ppo import NumpyPolicy, PPOAgent
+from muggins_env.agents.ppo import NumpyPolicy
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, LEARNER_RESULTS, NUM_ENV_STEPS_SAMPLED
 
 from .config import dump
-from .evaluate import evaluate, format_table
+from .evaluate import evaluate_policy
 from .rllib_env import MugginsMultiAgentEnv, broadcast, drain_results
 from .rllib_module import MaskedPPOTorchRLModule, numpy_policy
 from .trainer import curriculum_weights
@@ -261,14 +259,9 @@ def _train(cfg: dict, out: Path, seed: int, resume: Any, evaluate_at_end: bool, 
                     "torch_threads": cfg["torch_threads"]},
     }
     if evaluate_at_end and cfg["eval"]["deals"] > 0:
-        game = make_game(cfg["game"], cfg["env_options"])
-        agent = PPOAgent(policy, deterministic=True, name=f"rllib:{out}",
-                         features=make_features(policy.features, cfg["game"], game))
-        opts = {**cfg["env_options"], **cfg["eval"]["env_options"]}
-        rows = evaluate(agent, cfg["game"], opts, cfg["eval"]["opponents"], cfg["eval"]["deals"],
-                        cfg["skip_forced"], seed=seed + 777)
+        rows = evaluate_policy(policy, cfg, seed, f"{cfg['game']}: RLlib PPO ({steps} steps) vs baselines, "
+                               "duplicate deals, every seat", name=f"rllib:{out}", log=log)
         card["evaluation"] = rows
         (out / "eval.json").write_text(json.dumps(rows, indent=2))
-        log(format_table(rows, f"{cfg['game']}: RLlib PPO ({steps} steps) vs baselines, duplicate deals, every seat"))
     (out / "model_card.json").write_text(json.dumps(card, indent=2, default=str))
     return card
