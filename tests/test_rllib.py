@@ -229,6 +229,13 @@ def test_one_iteration_in_local_mode_then_resume_and_play_as_rllib_agent(local_r
     env = MugginsMultiAgentEnv({"game": "michigan_v0", "env_options": {"num_players": 4, "reward": "chips"}})
     o = next(iter(env.reset(seed=3)[0].values()))
     assert o[MASK][agent.act(o[OBS], o[MASK].astype(np.int8), np.random.default_rng(0))] == 1
+    # --resume restores the trained weights: with nothing left to train it exports the checkpoint's policy
+    saved = np.load(out / "checkpoints" / f"step_{card['timesteps']}.npz")
+    assert cli.main(["--resume", str(out), "--timesteps", str(card["timesteps"]), "--eval-deals", "0"]) == 0
+    restored = np.load(out / "model.npz")
+    assert sorted(saved.files) == sorted(restored.files)
+    for k in saved.files:
+        np.testing.assert_array_equal(saved[k], restored[k])
     # --resume continues from the checkpoint: the step count goes on, snapshots come back
     assert cli.main(["--resume", str(out), "--timesteps", str(card["timesteps"] + 256), "--eval-deals", "0"]) == 0
     card2 = json.loads((out / "model_card.json").read_text())
