@@ -175,8 +175,8 @@ def model_card(path: str | os.PathLike) -> dict | None:
 
 
 def load_ppo_agent(path: str | os.PathLike, game_id: str, options: dict | None = None,
-                   deterministic: bool = True) -> PPOAgent:
-    """The agent of spec ``ppo:path`` for ``game_id`` with env ``options``."""
+                   deterministic: bool = True, kind: str = "ppo") -> PPOAgent:
+    """The agent of spec ``ppo:path`` (or ``kind:path``) for ``game_id`` with env ``options``."""
     from muggins_env import game_class
 
     policy = load_policy(path)
@@ -197,4 +197,15 @@ def load_ppo_agent(path: str | os.PathLike, game_id: str, options: dict | None =
     card = model_card(path)
     if card and card.get("game") not in (None, game_id):
         raise ValueError(f"PPO model {str(path)!r} was trained on {card['game']}, not {game_id}")
-    return PPOAgent(policy, deterministic=deterministic, name=f"ppo:{path}", features=features)
+    return PPOAgent(policy, deterministic=deterministic, name=f"{kind}:{path}", features=features)
+
+
+def load_rllib_agent(path: str | os.PathLike, game_id: str, options: dict | None = None,
+                     deterministic: bool = True) -> PPOAgent:
+    """The agent of spec ``rllib:path``: the numpy export (``model.npz``) of a run of
+    ``muggins-train --backend rllib``, or one of its ``.npz`` files; playing needs no Ray."""
+    p = Path(path)
+    if not ((p.is_dir() and (p / "model.npz").exists()) or (p.suffix == ".npz" and p.is_file())):
+        raise FileNotFoundError(f"RLlib policy {str(path)!r} not found: give the run directory of "
+                                "muggins-train --backend rllib (with model.npz) or one of its .npz files")
+    return load_ppo_agent(p, game_id, options, deterministic, kind="rllib")

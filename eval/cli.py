@@ -57,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", help="YAML preset (keys: game, options, agents, deals, seed, lineup, workers)")
     p.add_argument("--game", help="env id, e.g. cribbage_v0")
     p.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable)")
-    p.add_argument("--agents", nargs="+", help="agent specs: random heuristic search:200 ppo:path/model.zip")
+    p.add_argument("--agents", nargs="+", help="agent specs: random heuristic search:200 ppo:path/model.zip rllib:run_dir")
     p.add_argument("--deals", type=int, help="number of deals (each played by every seating); default 100")
     p.add_argument("--seed", type=int, help="master seed (same seed, same results); default 0")
     p.add_argument("--out", help="directory for results.json, CSVs and PNG plots")

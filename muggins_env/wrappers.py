@@ -75,6 +75,18 @@ class UniformRandomAgent:
         return int(legal[rng.integers(len(legal))])
 
 
+def agent_action(agent: Agent, state: State, p: int, mask: np.ndarray, rng: np.random.Generator) -> int:
+    """What ``agent`` plays in seat ``p`` of ``state``: it gets only what it declares it needs
+    (observation, readable view, or the sampler of determinised states; see the module docstring)."""
+    if getattr(agent, "needs_sampler", False):
+        info = {"view": state.public_view(p), "action_mask": mask,
+                "resample": lambda rng, s=state, q=p: s.resample_hidden(q, rng)}
+    else:
+        info = state.public_view(p) if getattr(agent, "needs_info", True) else None
+    obs = state.observation(p) if getattr(agent, "needs_observation", True) else None
+    return agent.act(obs, mask, rng, info)
+
+
 #: reset gives up after this many episodes in a row without a learner decision
 MAX_SKIPPED_IN_A_ROW = 1000
 
@@ -337,14 +349,7 @@ class SeatEnv(gym.Env):
                 self._learner_mask = mask
                 break
             else:
-                agent = self.lineup[p]
-                if getattr(agent, "needs_sampler", False):
-                    info = {"view": state.public_view(p), "action_mask": mask,
-                            "resample": lambda rng, s=state, q=p: s.resample_hidden(q, rng)}
-                else:
-                    info = state.public_view(p) if getattr(agent, "needs_info", True) else None
-                obs = state.observation(p) if getattr(agent, "needs_observation", True) else None
-                action = agent.act(obs, mask, rng, info)
+                action = agent_action(self.lineup[p], state, p, mask, rng)
             state.apply(action)  # validated by the game (an agent's illegal move raises clearly)
             total += float(state.rewards()[learner])
         return total

@@ -52,6 +52,7 @@ def test_parse_spec():
     ("search:10,depth=3", "unknown search setting"),
     ("random:3", "takes no arguments"),
     ("ppo:", "give the model path"),
+    ("rllib:", "give the model path"),
     ("", "known kinds"),
 ])
 def test_bad_specs_are_clear_errors(spec, message):
@@ -69,6 +70,22 @@ def test_unknown_game_and_option_are_clear_errors():
 def test_ppo_spec_is_lazy_and_reports_missing_files(tmp_path):
     with pytest.raises(FileNotFoundError):
         make_agent(f"ppo:{tmp_path}/nothing.zip", "michigan_v0", {})
+
+
+def test_rllib_spec_plays_a_numpy_policy_without_ray_and_reports_missing_runs(tmp_path):
+    from muggins_env.agents.ppo import NumpyPolicy
+
+    with pytest.raises(FileNotFoundError, match="muggins-train --backend rllib"):
+        make_agent(f"rllib:{tmp_path}", "michigan_v0", {})
+    game = make_game("michigan_v0", {"num_players": 4})
+    rng = np.random.default_rng(0)
+    head = (rng.normal(size=(game.num_actions, 8)), np.zeros(game.num_actions))
+    NumpyPolicy([(rng.normal(size=(8, game.observation_size)), np.zeros(8))], head).save(tmp_path / "model.npz")
+    agent = make_agent(f"rllib:{tmp_path}", "michigan_v0", {"num_players": 4})
+    state = game.new_initial_state(seed=1)
+    p = state.current_player()
+    mask = state.legal_actions_mask()
+    assert agent.name == f"rllib:{tmp_path}" and mask[agent.act(state.observation(p), mask, rng)]
 
 
 def test_kinds_built():

@@ -29,6 +29,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-deals", type=int, default=None, help="overrides eval.deals (0: no evaluation)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--list", action="store_true", help="list the packaged presets and exit")
+    # the rllib backend (train/rllib_backend.py, the [rllib] extra): one machine or a Ray cluster
+    p.add_argument("--backend", choices=("sb3", "rllib"), default=None,
+                   help="sb3 (default) or rllib; with rllib, --preset NAME is configs/<game>/rllib_NAME.yaml "
+                   "where it exists (else NAME.yaml on RLlib)")
+    p.add_argument("--address", default=None, help="rllib: Ray cluster to join (auto or host:port; default "
+                   "RAY_ADDRESS, else a local Ray)")
+    p.add_argument("--num-env-runners", type=int, default=None, help="rllib: overrides rllib.num_env_runners")
+    p.add_argument("--envs-per-runner", type=int, default=None, help="rllib: overrides rllib.envs_per_runner")
+    p.add_argument("--num-learners", type=int, default=None, help="rllib: overrides rllib.num_learners")
     return p
 
 
@@ -49,10 +58,20 @@ def main(argv: list[str] | None = None) -> int:
         overrides["budget"] = {"total_timesteps": args.timesteps}
     if args.eval_deals is not None:
         overrides["eval"] = {"deals": args.eval_deals}
+    rllib = {k: v for k, v in (("num_env_runners", args.num_env_runners), ("envs_per_runner", args.envs_per_runner),
+                               ("num_learners", args.num_learners)) if v is not None}
+    if rllib:
+        overrides["rllib"] = rllib
+    if args.backend is not None:
+        overrides["backend"] = args.backend
+    preset = args.preset
+    if args.backend == "rllib" and args.game is not None and f"rllib_{preset or 'quick'}" in list_presets(args.game):
+        preset = f"rllib_{preset or 'quick'}"  # the RLlib variant of the preset, where there is one
     resume = args.resume
     try:
         if args.config is None and args.game is None and resume is not None:
-            cfg_path = Path(resume) if Path(resume).is_dir() else Path(resume).parent.parent
+            step_dir = Path(resume).name.startswith("step_")  # a checkpoint (an RLlib one is a directory)
+            cfg_path = Path(resume) if Path(resume).is_dir() and not step_dir else Path(resume).parent.parent
             if not (cfg_path / "config.yaml").exists():
                 raise ConfigError(f"--resume {resume}: no config.yaml in the run; give --config or --game")
             cfg = load_config(cfg_path / "config.yaml", overrides=overrides)
@@ -60,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         elif args.config is not None:
             cfg = load_config(args.config, game=args.game, overrides=overrides)
         elif args.game is not None:
-            cfg = load_config(game=args.game, preset=args.preset or "quick", overrides=overrides)
+            cfg = load_config(game=args.game, preset=preset or "quick", overrides=overrides)
         else:
             _parser().print_usage(sys.stderr)
             print("muggins-train: give --config, or --game (and --preset), or --resume", file=sys.stderr)
@@ -68,12 +87,35 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, ValueError) as e:
         print(f"muggins-train: {e}", file=sys.stderr)
         return 2
-    out = args.out or f"runs/{args.preset or Path(args.config or 'config').stem}-{cfg['game']}"
+    out = args.out or f"runs/{preset or Path(args.config or 'config').stem}-{cfg['game']}"
+    if cfg["backend"] == "rllib":
+        return _train_rllib(cfg, out, args)
+    if args.address or rllib:
+        print("muggins-train: --address, --num-env-runners, --envs-per-runner and --num-learners need "
+              "--backend rllib", file=sys.stderr)
+        return 2
     from .trainer import train
 
     print(f"training {cfg['game']} for {cfg['budget']['total_timesteps']} steps into {out}", flush=True)
     card = train(cfg, out, seed=args.seed, resume=resume, progress_bar=not args.no_progress)
     print(f"model: {out}/model.zip (agent spec ppo:{out}); card: {out}/model_card.json; "
+          f"{card['timesteps']} steps in {card['train_seconds']} s")
+    return 0
+
+
+def _train_rllib(cfg: dict, out: str, args: argparse.Namespace) -> int:
+    try:
+        from .rllib_backend import train
+    except ImportError as e:
+        print(f"muggins-train: --backend rllib needs the [rllib] extra: pip install 'muggins-env[train,rllib]' ({e})",
+              file=sys.stderr)
+        return 2
+    rl = cfg["rllib"]
+    print(f"training {cfg['game']} on Ray RLlib for {cfg['budget']['total_timesteps']} steps into {out} "
+          f"({rl['num_env_runners']} env runners x {rl['envs_per_runner']} envs, {rl['num_learners']} learners)",
+          flush=True)
+    card = train(cfg, out, seed=args.seed, resume=args.resume, address=args.address)
+    print(f"policy: {out}/model.npz (agent spec rllib:{out}); card: {out}/model_card.json; "
           f"{card['timesteps']} steps in {card['train_seconds']} s")
     return 0
 

@@ -22,6 +22,7 @@ class ConfigError(ValueError):
 
 DEFAULTS: dict[str, Any] = {
     "game": None,  # env id, required
+    "backend": "sb3",  # "sb3" (train/trainer.py) or "rllib" (train/rllib_backend.py, the [rllib] extra)
     "env_options": {},  # options of the game (validated by the game itself)
     "skip_forced": True,  # single-legal-action decisions are applied automatically
     "reward_scale": 1.0,  # multiplies the learner's training rewards (evaluation is unscaled)
@@ -74,6 +75,14 @@ DEFAULTS: dict[str, Any] = {
         "vec_env": "batched",  # "batched" (in-process, fastest), "dummy", "subproc"
     },
     "checkpoint_every": 50000,  # learner steps between checkpoints (0: none)
+    "rllib": {  # the rllib backend only (ppo.batch_size is its minibatch, ppo.n_epochs its epochs)
+        "num_env_runners": 0,  # sampling actors (0: sample in the driver process)
+        "envs_per_runner": 8,  # games stepped by each env runner
+        "num_learners": 0,  # learner actors (0: learn in the driver process)
+        "train_batch_size": 4096,  # env steps sampled per training iteration
+        "cpus_per_env_runner": 1.0,  # Ray's logical CPUs reserved per env runner (and per learner actor)
+        "resources_per_env_runner": {},  # Ray custom resources per env runner (placement on chosen nodes)
+    },
     "eval": {
         "deals": 200,  # duplicate deals per opponent (each played from every seat)
         "opponents": ["random", "heuristic"],
@@ -157,6 +166,13 @@ def _teacher(v: Any) -> str | None:
     return "'none' or an agent spec (e.g. heuristic)"
 
 
+def _resources(v: Any) -> str | None:
+    if isinstance(v, dict) and all(isinstance(k, str) and k and isinstance(x, (int, float)) and not isinstance(x, bool)
+                                   and x >= 0 for k, x in v.items()):
+        return None
+    return "a mapping of Ray custom resource names to amounts >= 0"
+
+
 def _game(v: Any) -> str | None:
     from muggins_env import ENV_NAMES
 
@@ -165,6 +181,7 @@ def _game(v: Any) -> str | None:
 
 SCHEMA: dict[str, Any] = {
     "game": _game,
+    "backend": _choice("sb3", "rllib"),
     "env_options": _dict,
     "skip_forced": _bool,
     "reward_scale": _num(0, 1000, lo_open=True),
@@ -217,6 +234,14 @@ SCHEMA: dict[str, Any] = {
         "vec_env": _choice("batched", "dummy", "subproc"),
     },
     "checkpoint_every": _num(0, integer=True),
+    "rllib": {
+        "num_env_runners": _num(0, 4096, integer=True),
+        "envs_per_runner": _num(1, 1024, integer=True),
+        "num_learners": _num(0, 1024, integer=True),
+        "train_batch_size": _num(2, integer=True),
+        "cpus_per_env_runner": _num(0, 256),
+        "resources_per_env_runner": _resources,
+    },
     "eval": {
         "deals": _num(0, integer=True),
         "opponents": _opponent_list,
@@ -266,7 +291,15 @@ def validate(cfg: dict) -> dict:
         raise ConfigError("config curriculum: the final weights random + heuristic + self must be > 0")
     ppo, budget = cfg["ppo"], cfg["budget"]
     rollout = ppo["n_steps"] * budget["n_envs"]
-    if ppo["batch_size"] > rollout:
+    if cfg["backend"] == "rllib":
+        rl = cfg["rllib"]
+        if ppo["batch_size"] > rl["train_batch_size"]:
+            raise ConfigError(f"config ppo.batch_size={ppo['batch_size']} is larger than an iteration's batch "
+                              f"(rllib.train_batch_size = {rl['train_batch_size']})")
+        if cfg["pretrain"]["teacher"] != "none":
+            raise ConfigError(f"config pretrain.teacher={cfg['pretrain']['teacher']!r} is not allowed with "
+                              "backend='rllib'; expected 'none' (the imitation warm start is SB3's)")
+    elif ppo["batch_size"] > rollout:
         raise ConfigError(f"config ppo.batch_size={ppo['batch_size']} is larger than a rollout "
                           f"(ppo.n_steps * budget.n_envs = {rollout})")
     pre = cfg["pretrain"]

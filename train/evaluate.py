@@ -107,3 +107,19 @@ def format_table(rows: list[dict], title: str = "") -> str:
                      f"{r['mean_return']:>+9.3f} [{lo:+.3f}, {hi:+.3f}] "
                      f"{r['win_rate']:>9.3f} [{wlo:.3f}, {whi:.3f}] {r['win_rate_parity']:>7.3f}")
     return "\n".join(lines)
+
+
+def evaluate_policy(policy: Any, cfg: dict, seed: int, title: str, name: str = "ppo", log: Any = print) -> list[dict]:
+    """The end-of-run evaluation of a trained numpy policy per ``cfg["eval"]`` (both backends):
+    its most probable moves, with the derived features it was trained with; the table is logged."""
+    from muggins_env.agents import make_game
+    from muggins_env.agents.features import make_features
+    from muggins_env.agents.ppo import PPOAgent
+
+    game = make_game(cfg["game"], cfg["env_options"])
+    agent = PPOAgent(policy, deterministic=True, name=name, features=make_features(policy.features, cfg["game"], game))
+    opts = {**cfg["env_options"], **cfg["eval"]["env_options"]}
+    rows = evaluate(agent, cfg["game"], opts, cfg["eval"]["opponents"], cfg["eval"]["deals"], cfg["skip_forced"],
+                    seed=seed + 777)
+    log(format_table(rows, title))
+    return rows

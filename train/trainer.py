@@ -21,12 +21,12 @@ from typing import Any
 import numpy as np
 from muggins_env.agents import make_game
 from muggins_env.agents.features import make_features
-from muggins_env.agents.ppo import NumpyPolicy, PPOAgent
+from muggins_env.agents.ppo import NumpyPolicy
 
 from muggins_env.wrappers import BatchedSeatVecEnv, SeatEnv
 
 from .config import dump
-from .evaluate import evaluate, format_table
+from .evaluate import evaluate_policy
 from .pool import OpponentPool
 
 _STEP = re.compile(r"step_(\d+)\.(zip|npz)$")
@@ -247,15 +247,9 @@ def train(cfg: dict, out: str | Path, seed: int | None = None, resume: str | Pat
                     "torch_threads": cfg["torch_threads"]},
     }
     if evaluate_at_end and cfg["eval"]["deals"] > 0:
-        policy = _policy_of(model, cfg)
-        agent = PPOAgent(policy, deterministic=True,
-                         features=make_features(policy.features, cfg["game"], make_game(cfg["game"], cfg["env_options"])))
-        opts = {**cfg["env_options"], **cfg["eval"]["env_options"]}
-        rows = evaluate(agent, cfg["game"], opts, cfg["eval"]["opponents"], cfg["eval"]["deals"],
-                        cfg["skip_forced"], seed=seed + 777)
+        rows = evaluate_policy(_policy_of(model, cfg), cfg, seed, f"{cfg['game']}: PPO ({model.num_timesteps} "
+                               "steps) vs baselines, duplicate deals, every seat", log=log)
         card["evaluation"] = rows
         (out / "eval.json").write_text(json.dumps(rows, indent=2))
-        log(format_table(rows, f"{cfg['game']}: PPO ({model.num_timesteps} steps) vs baselines, "
-                               f"duplicate deals, every seat"))
     (out / "model_card.json").write_text(json.dumps(card, indent=2, default=str))
     return card

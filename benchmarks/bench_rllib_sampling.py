@@ -1,0 +1,139 @@
+"""Sampling throughput of the RLlib backend (issue 19) beside the SB3 batched trainer, in one run.
+
+  python benchmarks/bench_rllib_sampling.py                     # cribbage_v0, 2 players, muggins on
+  python benchmarks/bench_rllib_sampling.py --runners 1 2 --envs-per-runner 16 --steps 20000
+
+Rows (learner env steps per second; the opponents are the pool's ``random`` in every row):
+  adapter env      ``MugginsMultiAgentEnv`` stepped in this process with random legal actions (no Ray)
+  rllib sample xK  K remote env runners (``--envs-per-runner`` games each) sampling with the masked PPO
+                   module in parallel (``EnvRunner.sample``), timed from the driver: the rate a
+                   cluster adds per runner
+  rllib train xK   ``Algorithm.train()`` with those runners (sampling, then the PPO update in the
+                   driver: RLlib's PPO is synchronous)
+  sb3 env / rollout / ppo   ``BatchedSeatVecEnv`` x``--sb3-envs``: random actions; the rollouts of
+                   ``MaskablePPO.learn`` alone; the whole of ``learn`` (benchmarks/bench_training.py)
+Ray starts here with ``--num-cpus`` logical CPUs on loopback and stops at the end. Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")  # Ray on loopback only
+
+
+def adapter_rate(game: str, opts: dict, steps: int) -> float:
+    from muggins_env.train.rllib_env import MASK, MugginsMultiAgentEnv
+
+    from muggins_env.wrappers import UniformRandomAgent, fixed_opponents
+
+    env = MugginsMultiAgentEnv({"game": game, "env_options": opts}, opponents=fixed_opponents(UniformRandomAgent()))
+    rng = np.random.default_rng(0)
+    obs, _ = env.reset(seed=0)
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        (agent, o), = obs.items()
+        obs, _, term, trunc, _ = env.step({agent: int(rng.choice(np.flatnonzero(o[MASK])))})
+        if term["__all__"] or trunc["__all__"]:
+            obs, _ = env.reset()
+    return steps / (time.perf_counter() - t0)
+
+
+def rllib_rates(cfg: dict, runners: int, steps: int, iterations: int) -> tuple[float, float]:
+    """(sampling env steps/s of ``runners`` remote env runners together, train() env steps/s)."""
+    from muggins_env.train.config import from_dict
+    from muggins_env.train.rllib_backend import algo_config
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
+
+    cfg = from_dict({**cfg, "rllib": {**cfg["rllib"], "num_env_runners": runners}})
+    algo = algo_config(cfg, seed=0).build_algo()
+    group = algo.env_runner_group
+    per_runner = steps // runners
+
+    def sample(n: int) -> list[int]:
+        return group.foreach_env_runner(lambda er: sum(e.env_steps() for e in er.sample(num_timesteps=n)),
+                                        local_env_runner=False)
+
+    sample(512)  # warm-up
+    t0 = time.perf_counter()
+    done = sum(sample(per_runner))
+    sample_rate = done / (time.perf_counter() - t0)
+    algo.train()  # warm-up
+    t0 = time.perf_counter()
+    trained = sum(int(algo.train()[ENV_RUNNER_RESULTS][NUM_ENV_STEPS_SAMPLED]) for _ in range(iterations))
+    train_rate = trained / (time.perf_counter() - t0)
+    algo.stop()
+    return sample_rate, train_rate
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--game", default="cribbage_v0")
+    p.add_argument("--options", default='{"num_players": 2}', help="env options as JSON")
+    p.add_argument("--runners", type=int, nargs="+", default=[1, 2])
+    p.add_argument("--envs-per-runner", type=int, default=16)
+    p.add_argument("--steps", type=int, default=20000, help="env steps of each sampling row (all runners)")
+    p.add_argument("--iterations", type=int, default=2, help="timed train() iterations of 4096 env steps")
+    p.add_argument("--sb3-envs", type=int, default=64)
+    p.add_argument("--sb3-steps", type=int, default=40000)
+    p.add_argument("--num-cpus", type=int, default=2, help="Ray's logical CPUs")
+    p.add_argument("--json", default=None, help="also write the figures here")
+    args = p.parse_args(argv)
+    opts = json.loads(args.options)
+    import ray
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from bench_training import env_rate, ppo_rate
+
+    from muggins_env.wrappers import BatchedSeatVecEnv, SeatEnv
+
+    rows: dict[str, float] = {}
+
+    def row(name: str, rate: float, note: str = "") -> None:
+        rows[name] = round(rate, 1)
+        print(f"  {name:<22} {rate:>9,.0f}  {note}", flush=True)
+
+    print(f"{args.game} {opts}: learner env steps/s, random opponents, net [128, 128], 1 torch thread; "
+          f"{os.cpu_count()} cores", flush=True)
+    row("adapter env", adapter_rate(args.game, opts, 5000), "(MugginsMultiAgentEnv, random actions, no Ray)")
+    cfg = {"game": args.game, "backend": "rllib", "env_options": opts,
+           "opponents": {"random": 1.0, "heuristic": 0.0, "self": 0.0},
+           "ppo": {"batch_size": 1024, "n_epochs": 2, "net_arch": [128, 128]},
+           "rllib": {"envs_per_runner": args.envs_per_runner, "train_batch_size": 4096,
+                     "cpus_per_env_runner": 0.5}}
+    ray.init(address="local", num_cpus=args.num_cpus, include_dashboard=False, log_to_driver=False,
+             _node_ip_address="127.0.0.1", runtime_env={"env_vars": {"OMP_NUM_THREADS": "1"}})
+    try:
+        for k in args.runners:
+            sample, train = rllib_rates(cfg, k, args.steps, args.iterations)
+            row(f"rllib sample x{k}", sample, f"({k} env runners x {args.envs_per_runner} games; "
+                                              f"{sample / k:,.0f} per runner)")
+            row(f"rllib train x{k}", train, "(sample + PPO update, batch 4096, minibatch 1024, 2 epochs)")
+    finally:
+        ray.shutdown()
+    import torch
+
+    torch.set_num_threads(1)
+
+    def venv():
+        return BatchedSeatVecEnv([SeatEnv(args.game, opts, seed=i, opponents="random") for i in range(args.sb3_envs)])
+
+    row(f"sb3 env x{args.sb3_envs}", env_rate(venv(), 20000), "(BatchedSeatVecEnv, random actions)")
+    rate, share = ppo_rate(venv(), args.sb3_steps, 64, 1024, 2, [128, 128], 1)
+    row(f"sb3 rollout x{args.sb3_envs}", rate / share, "(MaskablePPO rollouts alone)")
+    row(f"sb3 ppo x{args.sb3_envs}", rate, f"(MaskablePPO.learn, n_steps 64, batch 1024, 2 epochs; "
+                                           f"{share:.0%} in rollouts)")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"game": args.game, "options": opts, "rows": rows}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
