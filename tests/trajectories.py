@@ -1,12 +1,13 @@
-"""Digests of whole cribbage games, to prove that a new option leaves the default game byte
-for byte as it was (issue 17: ``lowball=False`` must not change one trajectory).
+"""Digests of whole games, to prove that a change leaves the default games byte for byte as
+they were (issue 17: cribbage ``lowball=False`` must not change one trajectory; issue 16: the
+card Muggins review view changes nothing without ``mistakes``, nor any heuristic's move).
 
 A digest hashes, at every decision of random play through the AEC env: the agent to act,
 its observation and mask bytes, every reward, termination and readable info (legal move
 names, the view), the derived features, and at the end the render; and the moves of
 heuristic-only and search-vs-heuristic games through the kernel. The recorded digests
-(``data/cribbage_default_trajectories.json``) were taken on the code before lowball existed
-(commit fdc9fab): ``python -m tests.cribbage_trajectories`` rewrites them, which is only
+(``data/default_trajectories.json``) were taken on the code before lowball existed and
+before the review view changed (commit fdc9fab): ``python -m tests.trajectories`` rewrites them, which is only
 right when a change of the default game is intended.
 """
 
@@ -19,9 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
-RECORDING = Path(__file__).parent / "data" / "cribbage_default_trajectories.json"
+RECORDING = Path(__file__).parent / "data" / "default_trajectories.json"
 
-#: configurations recorded (no ``lowball`` key: the default), seeds per configuration
+#: (env id, options) recorded; ``random`` play through the env is recorded only where
+#: ``env`` is True (card Muggins with mistakes shows reviews differently since issue 16)
 CONFIGS = [
     {"num_players": 2},
     {"num_players": 2, "muggins": False},
@@ -30,21 +32,23 @@ CONFIGS = [
     {"num_players": 3, "muggins": False, "reward": "points"},
     {"num_players": 4, "target": 61},
 ]
+CARDS_CONFIGS = [({"num_players": 3}, True), ({"num_players": 4}, True), ({"num_players": 5, "mistakes": True}, False),
+                 ({"num_players": 3, "mistakes": True}, False)]
 SEEDS = (0, 1)
 
 
-def _key(options: dict) -> str:
-    return json.dumps(options, sort_keys=True)
+def _key(game_id: str, options: dict) -> str:
+    return game_id + " " + json.dumps(options, sort_keys=True)
 
 
-def env_digest(options: dict, seed: int) -> str:
+def env_digest(game_id: str, options: dict, seed: int) -> str:
     """Random play through the raw AEC env with readable infos and the derived features."""
     from muggins_env.agents.features import derived_features
 
-    from muggins_env.cribbage_v0 import raw_env
+    from muggins_env import make
 
-    env = raw_env(**options)
-    features = derived_features("cribbage_v0", env.game)
+    env = make(game_id, raw=True, **options)
+    features = derived_features(game_id, env.game)
     h = hashlib.sha256()
     rng = random.Random(seed)
     env.reset(seed=seed)
@@ -66,18 +70,15 @@ def env_digest(options: dict, seed: int) -> str:
     return h.hexdigest()
 
 
-def agents_digest(options: dict, seed: int, search: bool) -> str:
-    """A game through the kernel: the heuristic at every seat, or search:8 at seat 0."""
-    from muggins_env.agents import make_agent
+def agents_digest(game_id: str, options: dict, seed: int, seat0: str = "heuristic") -> str:
+    """A game through the kernel: the heuristic at every seat but seat 0, which plays ``seat0``."""
+    from muggins_env.agents import make_agent, make_game
     from muggins_env.agents.base import HeuristicBase
 
-    from muggins_env.games.cribbage import CribbageGame
-
-    game = CribbageGame(**options)
+    game = make_game(game_id, options)
     state = game.new_initial_state(seed=seed)
-    agents = [make_agent("heuristic", "cribbage_v0", options) for _ in range(game.num_players)]
-    if search:
-        agents[0] = make_agent("search:8", "cribbage_v0", options)
+    agents = [make_agent("heuristic", game_id, options) for _ in range(game.num_players)]
+    agents[0] = make_agent(seat0, game_id, options)
     rng = np.random.default_rng(seed)
     moves = []
     while not state.is_terminal():
@@ -90,7 +91,7 @@ def agents_digest(options: dict, seed: int, search: bool) -> str:
             a = agent.act(None, state.legal_actions_mask(), rng, info)
         moves.append(a)
         state.apply(a)
-    return hashlib.sha256(repr((moves, state.scores, state.returns().tolist())).encode()).hexdigest()
+    return hashlib.sha256(repr((moves, getattr(state, 'scores', None), state.returns().tolist())).encode()).hexdigest()
 
 
 def digests() -> dict[str, dict[str, str]]:
@@ -98,11 +99,20 @@ def digests() -> dict[str, dict[str, str]]:
     for options in CONFIGS:
         row = {}
         for seed in SEEDS:
-            row[f"env/{seed}"] = env_digest(options, seed)
-            row[f"heuristic/{seed}"] = agents_digest(options, seed, search=False)
+            row[f"env/{seed}"] = env_digest("cribbage_v0", options, seed)
+            row[f"heuristic/{seed}"] = agents_digest("cribbage_v0", options, seed)
         if options == {"num_players": 2, "muggins": False}:
-            row["search:8 target 61/0"] = agents_digest({**options, "target": 61}, 0, search=True)
-        out[_key(options)] = row
+            row["search:8 target 61/0"] = agents_digest("cribbage_v0", {**options, "target": 61}, 0, "search:8")
+        out[_key("cribbage_v0", options)] = row
+    for options, env in CARDS_CONFIGS:
+        row = {}
+        for seed in SEEDS:
+            if env:
+                row[f"env/{seed}"] = env_digest("muggins_cards_v0", options, seed)
+            row[f"heuristic/{seed}"] = agents_digest("muggins_cards_v0", options, seed)
+            row[f"random+heuristic/{seed}"] = agents_digest("muggins_cards_v0", options, seed, "random")
+        row["search:8/0"] = agents_digest("muggins_cards_v0", options, 0, "search:8")
+        out[_key("muggins_cards_v0", options)] = row
     return out
 
 
