@@ -327,8 +327,8 @@ def test_options_are_validated():
         raw_env(num_players=5)
     with pytest.raises(ValueError, match="target=100.*121, 61"):
         raw_env(target=100)
-    with pytest.raises(ValueError, match="lowball"):
-        raw_env(lowball=True)
+    with pytest.raises(ValueError, match="lowball='yes'.*False, True"):
+        raw_env(lowball="yes")
     with pytest.raises(ValueError, match="reward='chips'"):
         raw_env(reward="chips")
 
