@@ -2,22 +2,21 @@
 side that first reaches the target loses and the game ends then (in the play, by his heels,
 in the show), standard scoring counted automatically, ``muggins=True`` played without
 muggins, the rewards for 2, 3 and 4 players, ``reward="points"`` reversed; conformance, the
-information-leak test and random-play properties; the heuristic, search and the derived
+information-leak test (random-play properties: ``test_cribbage_rules.py``); the heuristic, search and the derived
 features play and describe it the lowball way."""
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from muggins_env.agents import make_agent, make_game
 from muggins_env.agents.heuristic_cribbage import CribbageEvaluator, discard_values
 
 from muggins_env.cribbage_v0 import env as wrapped_env
 from muggins_env.cribbage_v0 import raw_env
 from muggins_env.games.cribbage import GO, CribbageGame
-from muggins_env.kernel.cards import parse_card, parse_cards
+from muggins_env.kernel.cards import parse_cards
 
 from .conformance import check_api, check_info_leak
+from .test_cribbage_env import cid, step
 
 PONE, DEALER = 0, 1
 # RULES.md §4.2b's full play: pone K 7 2 3 (lays away A♠ 4♠), dealer 10 9 8 7 (A♥ 4♥), starter 6♠.
@@ -28,20 +27,10 @@ FULL_PLAY = {"dealer": DEALER, "hands": [parse_cards("K♣ 7♣ 2♣ 3♣ A♠ 4
 PLAY = ["K♣", "10♦", "7♣", GO, "2♣", "9♦", "3♣", "8♦", "7♦"]  # pone 1 for the go, dealer 1 for the last card
 
 
-def cid(text):
-    return parse_card(text)
-
-
 def make(deal, **opts):
     e = raw_env(lowball=True, **opts)
     e.reset(seed=0, options={"deal": deal})
     return e
-
-
-def step(e, action):
-    action = cid(action) if isinstance(action, str) else action
-    assert e.observe(e.agent_selection)["action_mask"][action], (action, e.agent_selection)
-    e.step(action)
 
 
 def play_through(e, moves):
@@ -157,35 +146,6 @@ def test_information_leak(n):
     assert check_info_leak(state, seed=n, max_decisions=150) > 0
 
 
-@settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 2**31), n=st.sampled_from([2, 3, 4]), points=st.booleans())
-def test_properties_cards_conserved_masks_returns_as_the_rules_say(seed, n, points):
-    game = CribbageGame(num_players=n, lowball=True, target=61, reward="points" if points else "win")
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state(seed=seed)
-    phases = set()
-    while not state.is_terminal():
-        full = state.full_state()
-        in_play = [c for h in full["hands"] for c in h] + full["crib"] + [c for p in full["played"] for c in p]
-        assert len(in_play) == len(set(in_play)) and full["starter"] not in in_play
-        assert len(in_play) == n * game.hand_size + (1 if n == 3 else 0)
-        legal = state.legal_actions()
-        assert legal and state.legal_actions_mask().sum() == len(legal)
-        phases.add(state.phase_name())
-        state.apply(int(rng.choice(legal)))
-    assert phases <= {"discard", "play"}  # counts are automatic
-    r, sides = state.returns(), game.num_sides
-    assert r.sum() == pytest.approx(0)
-    reached = [side for side in range(sides) if state.scores[side] >= 61]
-    assert reached == [state.loser_side] and state.winner_side == -1  # only the loser reached it
-    for s in range(n):  # with points, plus the reversed margin: (others' mean - own) / target
-        own = game.teams[s]
-        end = -1.0 if own == state.loser_side else 1.0 / (sides - 1)
-        others = [state.scores[t] for t in range(sides) if t != own]
-        margin = (sum(others) / len(others) - state.scores[own]) / 61 if points else 0.0
-        assert r[s] == pytest.approx(end + margin)
-
-
 # -- agents and features ---------------------------------------------------------------------------------
 def _view(deal, seat, lowball, moves=()):
     game = make_game("cribbage_v0", {"num_players": 2, "lowball": lowball})
@@ -295,9 +255,9 @@ def test_training_runs_on_lowball_with_derived_features(tmp_path):
         "self_play": {"snapshot_every": 128, "window": 2},
         "ppo": {"n_steps": 32, "batch_size": 64, "n_epochs": 1, "net_arch": [16]},
         "budget": {"total_timesteps": 128, "n_envs": 4}, "checkpoint_every": 128,
-        "eval": {"deals": 2, "opponents": ["heuristic"]},
+        "eval": {"deals": 1, "opponents": ["heuristic"]},
     })
     card = train(cfg, tmp_path / "run", progress_bar=False, log=lambda *a: None)
     assert card["timesteps"] >= 128 and card["config"]["env_options"]["lowball"] is True
     ev = card["evaluation"][0]
-    assert ev["opponent"] == "heuristic" and ev["games"] == 2 * 2
+    assert ev["opponent"] == "heuristic" and ev["games"] == 1 * 2
