@@ -8,7 +8,8 @@ moment it does so, in the play or in the show.
 Zero-sum: the winning side +1, the others share -1 (2 players ±1, 3 players +1/-0.5/-0.5,
 partnerships ±1 per seat). Lowball ("A perder", §4.2c): the side that reaches the target
 loses (-1) and the others share +1; counts are automatic (lowball is never played with
-muggins: ``muggins=True`` with it is played without, as the seed says). Chance: each deal's shuffle and the first dealer.
+muggins: ``muggins=True`` with it is played without, as the seed says).
+Chance: each deal's shuffle and the first dealer.
 Longest episode: bounded by the target (every deal pegs at least 1 point).
 
 Action indices (``Discrete(114)``, a contract):
