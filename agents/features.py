@@ -47,10 +47,15 @@ class CribbageFeatures(Features):
     expected value of the deal's show to the player's side when that card is laid away: the
     kept hand plus the crib when it is the side's own, minus it when not (the crib completed
     by 96 fixed pseudo-random draws of unseen cards), (value + 15) / 60]. Expected values and
-    counts only: which of them matters most, and when, is the policy's to learn."""
+    counts only: which of them matters most, and when, is the policy's to learn.
+    In lowball (reaching the target loses) "best" is the least: both lay-away pieces give,
+    per card, the lowest of those expected values over the lay-aways that include it."""
 
     size = 30 + 30 + 1 + 52 * 5
     PLAY_RISK, PLAY_COUNT, DEAL_VALUE = 165, 217, 269
+
+    def __init__(self, game: Any = None) -> None:
+        self.lowball = bool(game is not None and game.lowball)
 
     def __call__(self, view: dict, mask: np.ndarray) -> np.ndarray:
         from ..games.cribbage.scoring import fast_score
@@ -77,9 +82,10 @@ class CribbageFeatures(Features):
                     (self.DEAL_VALUE, None, discard_values(view["hand"], todo, is_own_crib(view), known=seen,
                                                            laid=laid, rng=np.random.default_rng(0)))):
                 best: dict[int, float] = {}
+                pick, worst = (min, 99.0) if self.lowball else (max, -99.0)
                 for value, away in values:
                     for c in away:
-                        best[c] = max(best.get(c, -99.0), value)
+                        best[c] = pick(best.get(c, worst), value)
                 for c, value in best.items():
                     out[at + c] = min(value / scale, 1.0) if scale else min(max((value + 15) / 60, 0.0), 1.0)
         elif phase == "play":
@@ -169,7 +175,7 @@ class MugginsCardsFeatures(Features):
 def derived_features(game_id: str, game: Any) -> Features | None:
     """The derived features of ``game_id`` (None: the game has none)."""
     if game_id == "cribbage_v0":
-        return CribbageFeatures()
+        return CribbageFeatures(game)
     if game_id == "muggins_dominoes_v0":
         return DominoesFeatures(game)
     if game_id == "muggins_cards_v0":

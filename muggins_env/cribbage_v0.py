@@ -9,7 +9,7 @@ play (pegging) is scored automatically. The episode is a whole game to `target`.
 | players | 2, 3, or 4 in two partnerships (partners opposite) |
 | actions | `Discrete(114)` |
 | observation | `Box(0, 1, (N,), float32)` + `action_mask` `Box(0, 1, (114,), int8)` |
-| rewards | winning side +1, the others share −1 (`reward="points"` adds per-step point differences / target) |
+| rewards | winning side +1, the others share −1 (`reward="points"` adds per-step point differences / target); `lowball`: the side that reaches the target −1, the others share +1 |
 | version | v0 |
 
 ## Actions
@@ -42,14 +42,26 @@ for the previous deal (its last counts settle as the next deal begins). Sizes: 2
 `infos[agent]["view"]` has the same as readable data, with each settled count's breakdown
 and outcome (this deal's and the previous deal's).
 
+## Lowball ("A perder", RULES.md §4.2c)
+`lowball=True`: the deal, play, show and scores are standard cribbage, counted automatically
+(no announce or respond phase), and the side that first reaches the target **loses**; the
+game ends at that moment. Rewards: that side −1, every other side +1/(sides − 1) (2 players
+±1; 3 players −1 and +0.5, +0.5; partnerships by side). With `reward="points"` the per-step
+term is reversed: (the opponents' mean change − own change) / target. Lowball is never
+played with muggins (the seed: "si se eligen los dos, se juega A perder sin Muggins"), so
+`lowball=True, muggins=True` is not an error: it plays lowball without muggins.
+`game.options` keeps what was asked, `game.effective_options` what is played
+(`muggins=False`), and `render()` names the variant in its first line. Actions and the
+observation are those of the normal game (the announce and respond entries stay unused).
+
 ## Options
 | option | default | allowed |
 |---|---|---|
 | `num_players` | 2 | 2, 3, 4 (partnerships) |
 | `target` | 121 | 121, 61 |
-| `muggins` | True | False: hands and crib counted automatically (standard cribbage) |
+| `muggins` | True | False: hands and crib counted automatically (standard cribbage); off whenever `lowball` is on |
 | `reward` | `"win"` | `"points"` |
-| `lowball` | False | True is refused: lowball is not implemented |
+| `lowball` | False | True: "A perder", reaching the target loses (see above); played without muggins |
 
 ## Rigged deal
 `{"dealer": int, "hands": [[card, ...] per seat], "crib_card": card (3 players only),

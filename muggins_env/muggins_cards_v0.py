@@ -35,8 +35,10 @@ card in play rank (13) · 4 common piles × (present, top rank 13) · per relati
 phase place/call/rechoose (3) · seat whose card is in play (n) · destination under review
 as a relative action index (11) · count of each rank face up on any pile /4 (13) ·
 turns/max_turns · per relative seat (self first): rank of the card it exposes next, when
-everyone knows it (13). During a review the piles are shown as before the placement, the
-card in play apart. A stock's order is never shown, the owner's included, except what the
+everyone knows it (13). During a review the card is not on its pile yet: it lands only when
+the review settles, so every piece (pile tops, stock and discard sizes, the ranks face up,
+the next cards; `full_state()` too) shows the table as before the placement, and the card
+shows as the card in play with its destination under review. A stock's order is never shown, the owner's included, except what the
 table has watched: a recycled discard comes back in the order it was built face up, so its
 cards are known from the top down to the first card nobody has seen (a penalty card given
 from an unknown stock top). The readable view holds the same as `next_cards` (card ids, -1

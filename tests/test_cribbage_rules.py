@@ -327,8 +327,8 @@ def test_options_are_validated():
         raw_env(num_players=5)
     with pytest.raises(ValueError, match="target=100.*121, 61"):
         raw_env(target=100)
-    with pytest.raises(ValueError, match="lowball"):
-        raw_env(lowball=True)
+    with pytest.raises(ValueError, match="lowball='yes'.*False, True"):
+        raw_env(lowball="yes")
     with pytest.raises(ValueError, match="reward='chips'"):
         raw_env(reward="chips")
 
@@ -358,14 +358,20 @@ def test_readable_legal_moves():
 
 
 # -- properties and conformance ------------------------------------------------------------------------
-@settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 2**31), n=st.sampled_from([2, 3, 4]), muggins=st.booleans())
-def test_properties_cards_conserved_masks_zero_sum_replay(seed, n, muggins):
-    game = CribbageGame(num_players=n, muggins=muggins, target=61)
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**31), n=st.sampled_from([2, 3, 4]), muggins=st.booleans(), lowball=st.booleans(),
+       reward=st.sampled_from(["win", "points"]))
+def test_properties_cards_conserved_masks_returns_replay(seed, n, muggins, lowball, reward):
+    """Also with lowball (RULES.md §4.2c): counts are automatic, only the side that reached
+    the target did, and it gets -1, every other side +1/(sides - 1); with points the reversed
+    margin is added. Standard: the winner reached the target and gets +1, the others share -1."""
+    game = CribbageGame(num_players=n, muggins=muggins, target=61, lowball=lowball, reward=reward)
     rng = np.random.default_rng(seed)
     state = game.new_initial_state(seed=seed)
     actions = []
+    phases = set()
     while not state.is_terminal():
+        phases.add(state.phase_name())
         full = state.full_state()
         in_play = [c for h in full["hands"] for c in h] + full["crib"] + [c for p in full["played"] for c in p]
         assert len(in_play) == len(set(in_play)) and full["starter"] not in in_play
@@ -375,8 +381,23 @@ def test_properties_cards_conserved_masks_zero_sum_replay(seed, n, muggins):
         a = int(rng.choice(legal))
         actions.append(a)
         state.apply(a)
-    assert state.returns().sum() == pytest.approx(0)
-    assert max(state.scores) >= 61
+    r, sides, teams = state.returns(), game.num_sides, game.teams
+    assert r.sum() == pytest.approx(0)
+    reached = [side for side in range(sides) if state.scores[side] >= 61]
+    if lowball:
+        assert phases <= {"discard", "play"} and reached == [state.loser_side] and state.winner_side == -1
+    else:
+        assert state.winner_side in reached and state.loser_side == -1
+    sense = -1.0 if lowball else 1.0
+    for s in range(n):
+        own = teams[s]
+        if lowball:
+            end = -1.0 if own == state.loser_side else 1.0 / (sides - 1)
+        else:
+            end = 1.0 if own == state.winner_side else -1.0 / (sides - 1)
+        others = [state.scores[t] for t in range(sides) if t != own]
+        margin = sense * (state.scores[own] - sum(others) / len(others)) / 61 if reward == "points" else 0.0
+        assert r[s] == pytest.approx(end + margin)
     replay = game.new_initial_state(seed=seed)
     for a in actions:
         replay.apply(a)

@@ -73,7 +73,9 @@ def test_example1_muggins_called_moves_the_card_and_each_other_player_pays_one_c
     before = e.state()
     a_stock = before["stocks"][A]
     e.step(OPPONENT_DISCARD + 0)  # A puts 6♥ on B's 7♦: a mistake
-    assert e.state()["discards"][B] == parse_cards("7♦ 6♥")
+    under_review = e.state()  # the card lands only when the review settles
+    assert under_review["discards"][B] == parse_cards("7♦") and under_review["card_in_play"] == parse_card("6♥")
+    assert under_review["review"] == [A, OPPONENT_DISCARD + 0, False]
     assert e.agent_selection == "player_1" and legal(e) == {PASS, CALL}  # B is asked first
     e.step(CALL)
     after = e.state()
@@ -308,6 +310,144 @@ def test_observation_hides_stock_order_and_shows_the_review():
     assert obs_a.dtype == np.float32 and obs_a.min() >= 0 and obs_a.max() <= 1
 
 
+# -- one picture during a review (issue 16, point 10) ----------------------------------------------------
+def reference_observation(state, player):
+    """The observation written piece by piece from the full state (the piles as they lie, the
+    card in play apart) and the cards the table has seen: no shared code with the game's."""
+    from muggins_env.kernel.cards import RANK_LIST
+
+    g, n, full = state.game, state.n, state.full_state()
+    at = {}
+    off = 0
+    for name, size in g.observation_layout.items():
+        at[name] = off
+        off += size
+    obs = np.zeros(g.observation_size, np.float32)
+    rank = RANK_LIST
+    if full["card_in_play"] >= 0:
+        obs[at["exposed"] + rank[full["card_in_play"]] - 1] = 1
+    for i, pile in enumerate(full["commons"]):
+        obs[at["commons"] + 14 * i] = 1
+        obs[at["commons"] + 14 * i + rank[pile[-1]]] = 1
+    for rel in range(n):
+        seat, base = (player + rel) % n, at["seats"] + 15 * rel
+        if full["discards"][seat]:
+            obs[base + rank[full["discards"][seat][-1]] - 1] = 1
+        obs[base + 13] = len(full["stocks"][seat]) / 52
+        obs[base + 14] = len(full["discards"][seat]) / 52
+        stock, discard = full["stocks"][seat], full["discards"][seat]
+        nxt = (stock[0] if state.seen[stock[0]] else -1) if stock else (discard[0] if discard else -1)
+        if nxt >= 0:
+            obs[at["next"] + 13 * rel + rank[nxt] - 1] = 1
+    phase = ["place", "call", "rechoose", "over"].index(full["phase"])
+    if phase != 3:
+        obs[at["to_act"] + (full["to_act"] - player) % n] = 1
+        obs[at["phase"] + phase] = 1
+        obs[at["placer"] + (full["player"] - player) % n] = 1
+    if full["phase"] == "call":  # the destination under review (still known when re-choosing)
+        placer, action, _ = full["review"]
+        owner = -1 if action < OPPONENT_DISCARD else (placer if action == OWN_DISCARD
+                                                     else (placer + action - OPPONENT_DISCARD + 1) % n)
+        rel = (owner - player) % n
+        obs[at["review"] + (action if owner < 0 else OWN_DISCARD if rel == 0 else OPPONENT_DISCARD + rel - 1)] = 1
+    for pile in full["commons"] + full["discards"]:
+        for c in pile:
+            obs[at["seen"] + rank[c] - 1] += 0.25
+    obs[at["clock"]] = full["turns"] / g.max_turns
+    return obs
+
+
+#: view keys that describe the decision, not the table
+DECISION_KEYS = ("phase", "to_act", "review")
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 7])
+def test_a_review_shows_the_table_as_before_the_placement(n):
+    """At every decision of random games with mistakes: the observation equals one built from
+    scratch; during a review every player's view and observation show the table exactly as
+    the position before the placement did (tops, sizes, rank counts, next cards, the card in
+    play), only the decision pieces differ (phase, who acts, the destination under review)."""
+    game = MugginsCardsGame(num_players=n, mistakes=True, max_turns=120)
+    layout = game.observation_layout
+    keep = np.ones(game.observation_size, bool)  # the pieces that must not change in a review
+    off = 0
+    for name, size in layout.items():
+        if name in ("to_act", "phase", "review"):
+            keep[off:off + size] = False
+        off += size
+    rng = np.random.default_rng(n)
+    reviews = 0
+    for seed in range(4):
+        state = game.new_initial_state(seed=seed)
+        before = None
+        while not state.is_terminal():
+            for p in range(n):
+                np.testing.assert_array_equal(state.observation(p), reference_observation(state, p))
+            if state.phase_name() == "call":
+                reviews += 1
+                placer, placed, _, _ = state.review
+                for p in range(n):
+                    obs, ref = state.observation(p), before.observation(p)
+                    np.testing.assert_array_equal(obs[keep], ref[keep])
+                    view, old = state.public_view(p), before.public_view(p)
+                    assert {k: v for k, v in view.items() if k not in DECISION_KEYS} == \
+                        {k: v for k, v in old.items() if k not in DECISION_KEYS}
+                    assert view["review"]["card"] == view["card_in_play"] == before.exposed
+                    assert view["review"]["action"] == placed and view["review"]["placer"] == placer
+            legal = state.legal_actions()
+            if state.phase_name() == "place":
+                before = state.clone()
+            state.apply(int(rng.choice(legal)))
+    assert reviews > 100
+
+
+def test_issue16_reproducers_show_no_card_landed_during_the_review():
+    e = raw_env(num_players=3, mistakes=True)
+    e.reset(seed=332871055)
+    sizes = e.kernel_state.public_view(2)["discard_sizes"]
+    e.step(10)
+    view = e.kernel_state.public_view(2)
+    assert view["discard_tops"] == [-1, -1, -1] and view["discard_sizes"] == sizes == [0, 0, 0]
+    game = e.kernel_state.game
+    seats = sum(list(game.observation_layout.values())[:2])
+    obs = e.observe("player_2")["observation"]
+    assert not any(obs[seats + 15 * rel + 14] for rel in range(3))  # no discard size without a top
+
+    others = [c for c in range(52) if c not in (4, 12)]
+    deal = {"dealer": 2, "stocks": [[4], others[:25], others[25:]], "commons": [12]}
+    e.reset(seed=0, options={"deal": deal})
+    e.step(10)  # seat 0 keeps its only card on its own discard: under review
+    view = e.kernel_state.public_view(1)
+    assert view["next_cards"][0] == -1 and view["discard_sizes"][0] == 0  # seat 0 holds no card yet
+    assert view["card_in_play"] == 4 and view["review"]["discard_of"] == 0
+    e.step(PASS)
+    e.step(PASS)  # the review settles: the card lands, and it is seat 0's next card
+    view = e.kernel_state.public_view(1)
+    assert view["discard_sizes"][0] == 1 and view["next_cards"][0] == 4
+
+
+def test_heuristic_observers_call_every_mistake_and_only_mistakes_in_play():
+    from muggins_env.agents import make_agent
+
+    game = MugginsCardsGame(num_players=4, mistakes=True, max_turns=150)
+    h = make_agent("heuristic", "muggins_cards_v0", {"num_players": 4, "mistakes": True})
+    rng = np.random.default_rng(1)
+    calls = passes = 0
+    for seed in range(6):
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            if state.phase_name() == "call":
+                p = state.current_player()
+                a = h.act(state.observation(p), state.legal_actions_mask(), rng, state.public_view(p))
+                assert (a == CALL) is (not state.review[2])  # a call exactly on a mistake
+                calls += a == CALL
+                passes += a == PASS
+            else:
+                a = int(rng.choice(state.legal_actions()))  # random placements: mostly mistakes
+            state.apply(a)
+    assert calls > 20 and passes > 20
+
+
 # -- properties ---------------------------------------------------------------------------------------
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**31), n=st.integers(3, 7), mistakes=st.booleans())
@@ -318,7 +458,7 @@ def test_properties_conservation_masks_zero_sum_and_replay(seed, n, mistakes):
     def check(state):
         full = state.full_state()
         held = [c for k in ("stocks", "discards", "commons") for p in full[k] for c in p]
-        if full["card_in_play"] >= 0 and full["phase"] != "call":
+        if full["card_in_play"] >= 0:  # turned up, or under review (not yet on its pile)
             held.append(full["card_in_play"])
         assert sorted(held) == list(range(52))
         assert state.legal_actions_mask().any()

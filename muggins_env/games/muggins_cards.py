@@ -267,6 +267,12 @@ class MugginsCardsState(State):
         self._pile(seat, action).append(card)
         self.table_ranks[RANK0[card]] += 1
 
+    def _stands(self, placer: int, placed: int) -> None:
+        """The review is over and the placement stands: the card lands where it was put."""
+        self.phase = PLACE
+        self._lay(placer, placed, self.exposed)
+        self._settle(placer, placed)
+
     def _correct(self, placer: int, action: int) -> None:
         self._lay(placer, action, self.exposed)
         self._penalise(placer)
@@ -318,8 +324,10 @@ class MugginsCardsState(State):
                 self._lay(seat, a, card)
                 self._settle(seat, a)
                 return
-            correct = self.correct_actions(seat, card)  # judged on the tops before the placement
-            self._lay(seat, a, card)
+            # The card is put down but lands only when the review settles: until then every
+            # piece of the table (tops, sizes, counts, next cards) is as before the placement,
+            # and the card is shown apart, as the card under review (issue 16).
+            correct = self.correct_actions(seat, card)
             self.review = (seat, a, a in correct, correct)
             self.callers = clockwise_from_left(seat, self.n)
             self.phase = REVIEW
@@ -328,16 +336,12 @@ class MugginsCardsState(State):
             if a == PASS:
                 self.callers.pop(0)
                 if not self.callers:
-                    self.phase = PLACE
-                    self._settle(placer, placed)
+                    self._stands(placer, placed)
                 return
             self.callers = []
             if correct:  # an unfounded call: no effect
-                self.phase = PLACE
-                self._settle(placer, placed)
+                self._stands(placer, placed)
                 return
-            card = self._pile(placer, placed).pop()  # the card comes back to be placed correctly
-            self.table_ranks[RANK0[card]] -= 1
             if len(correct_set) == 1:
                 self.phase = PLACE
                 self._correct(placer, correct_set[0])
@@ -352,19 +356,8 @@ class MugginsCardsState(State):
 
     # -- views ----------------------------------------------------------------------------------------
     def _tops_for_view(self) -> tuple[list[int], list[int]]:
-        """Pile tops as the table shows them; during a review the card in play is shown apart."""
-        commons = [p[-1] for p in self.commons]
-        discards = [d[-1] if d else -1 for d in self.discards]
-        if self.phase == REVIEW:
-            placer, placed, _, _ = self.review
-            pile = self._pile(placer, placed)
-            below = pile[-2] if len(pile) > 1 else -1
-            owner = self._owner(placer, placed)
-            if owner < 0:
-                commons[placed] = below
-            else:
-                discards[owner] = below
-        return commons, discards
+        """Pile tops (-1: an empty discard); during a review the card in play is not on them."""
+        return [p[-1] for p in self.commons], [d[-1] if d else -1 for d in self.discards]
 
     def observation(self, player: int) -> np.ndarray:
         n = self.n

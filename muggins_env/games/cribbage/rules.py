@@ -6,7 +6,10 @@ away, one card from the pack to the crib; 4: 5 each, 1 laid away). The crib (4 c
 dealer's. The game runs deal after deal until a side reaches ``target`` (121 or 61), the
 moment it does so, in the play or in the show.
 Zero-sum: the winning side +1, the others share -1 (2 players ±1, 3 players +1/-0.5/-0.5,
-partnerships ±1 per seat). Chance: each deal's shuffle and the first dealer.
+partnerships ±1 per seat). Lowball ("A perder", §4.2c): the side that reaches the target
+loses (-1) and the others share +1; counts are automatic (lowball is never played with
+muggins: ``muggins=True`` with it is played without, as the seed says).
+Chance: each deal's shuffle and the first dealer.
 Longest episode: bounded by the target (every deal pegs at least 1 point).
 
 Action indices (``Discrete(114)``, a contract):
@@ -68,12 +71,6 @@ _RESPOND_MASK[MUGGINS + 1:MUGGINS + MAX_COUNT + 1] = 1
 _ANNOUNCE_MASK.flags.writeable = _RESPOND_MASK.flags.writeable = False  # returned as they are
 
 
-def _lowball_check(value: Any) -> str | None:
-    if value:
-        return "lowball ('A perder') is not implemented yet; it would be played without muggins"
-    return None
-
-
 class CribbageGame(Game):
     FACTS = FACTS
     OPTIONS: ClassVar[Mapping[str, Option]] = {
@@ -81,7 +78,8 @@ class CribbageGame(Game):
         "target": Option(121, allowed=(121, 61), doc="game points"),
         "muggins": Option(True, allowed=(True, False), doc="players announce counts; opponents may claim"),
         "reward": Option("win", allowed=("win", "points"), doc="terminal ±1, or also per-step points/target"),
-        "lowball": Option(False, allowed=(False, True), check=_lowball_check, doc="not implemented: an error"),
+        "lowball": Option(False, allowed=(False, True),
+                          doc="'A perder': the side that first reaches the target loses; never with muggins"),
     }
 
     def __init__(self, **options: Any) -> None:
@@ -90,7 +88,11 @@ class CribbageGame(Game):
         self.partnerships = n == 4
         self.num_sides = 2 if n == 4 else n
         self.target = self.options["target"]
-        self.muggins = self.options["muggins"]
+        self.lowball = self.options["lowball"]
+        # the seed: "si se eligen los dos, se juega A perder sin Muggins" (RULES.md §4.2c)
+        self.muggins = self.options["muggins"] and not self.lowball
+        #: the options as played (``options`` keeps what was asked, so a config round-trips)
+        self.effective_options = {**self.options, "muggins": self.muggins}
         self.points_reward = self.options["reward"] == "points"
         self.num_actions = NUM_ACTIONS
         self.hand_size, self.lay_away = DEAL[n]
@@ -157,6 +159,7 @@ class CribbageState(State):
         self.rng = np.random.default_rng(seed)
         self.scores = [0] * game.num_sides
         self.winner_side = -1
+        self.loser_side = -1  # lowball: the side that reached the target
         self._zero = np.zeros(n)
         self._zero.flags.writeable = False
         self._rewards = self._zero
@@ -249,8 +252,12 @@ class CribbageState(State):
         return False
 
     def _end(self, side: int) -> None:
+        """``side`` reached the target: it wins, or in lowball loses."""
         self._views = None  # the end hides the play's go flags: rebuilt on the next observation
-        self.winner_side = side
+        if self.game.lowball:
+            self.loser_side = side
+        else:
+            self.winner_side = side
         self.phase = OVER
 
     # -- protocol --------------------------------------------------------------------------------------
@@ -341,12 +348,18 @@ class CribbageState(State):
         r = np.zeros(n)
         if g.points_reward and any(self._gain):
             gains = self._gain
+            sense = -1.0 if g.lowball else 1.0  # lowball: points are bad for the side that makes them
             for s in range(n):
                 own = g.teams[s]
                 others = [gains[t] for t in range(g.num_sides) if t != own]
-                r[s] = (gains[own] - sum(others) / len(others)) / g.target
+                r[s] = sense * (gains[own] - sum(others) / len(others)) / g.target
         if self.phase == OVER:
-            r += win_loss_rewards(n, [s for s in range(n) if g.teams[s] == self.winner_side], g.teams)
+            teams = g.teams
+            if g.lowball:
+                winners = [s for s in range(n) if teams[s] != self.loser_side]
+            else:
+                winners = [s for s in range(n) if teams[s] == self.winner_side]
+            r += win_loss_rewards(n, winners, teams)
         self._rewards = r
         if r.any():
             self._returns = self._returns + r
@@ -723,7 +736,8 @@ class CribbageState(State):
 
     def render(self, player: int | None = None) -> str:
         g = self.game
-        lines = [(f"Cribbage, {self.n} players{' (partnerships)' if g.partnerships else ''}, "
+        lowball = ", lowball (A perder: reaching the target loses; muggins off)" if g.lowball else ""
+        lines = [(f"Cribbage, {self.n} players{' (partnerships)' if g.partnerships else ''}{lowball}, "
                   f"deal {self.deals}, dealer {self.dealer}, phase {PHASE_NAMES[self.phase]}")]
         lines.append("scores: " + "  ".join(f"side {i}: {s}" for i, s in enumerate(self.scores))
                      + f"   (target {g.target})")
@@ -751,7 +765,8 @@ class CribbageState(State):
                          f"{' '.join(map(format_card, rv['cards']))}, "
                          + ("to be announced" if rv["announced"] is None else f"announced {rv['announced']}"))
         if self.phase == OVER:
-            lines.append(f"result: side {self.winner_side} wins")
+            lines.append(f"result: side {self.loser_side} reached the target and loses" if g.lowball
+                         else f"result: side {self.winner_side} wins")
         return "\n".join(lines)
 
     def full_state(self) -> dict:
@@ -763,7 +778,8 @@ class CribbageState(State):
             "series": list(self.series), "count": self.count, "gone": list(self.gone),
             "review": ({k: v for k, v in self.review.items()} if self.review else None),
             "shown": [dict(rv) for rv in self.shown],
-            "previous_shown": [dict(rv) for rv in self.previous_shown], "winner_side": self.winner_side, "deals": self.deals,
+            "previous_shown": [dict(rv) for rv in self.previous_shown], "winner_side": self.winner_side,
+            "loser_side": self.loser_side, "deals": self.deals,
         }
 
     def clone(self) -> CribbageState:
