@@ -101,7 +101,15 @@ RECORDED = {
     ('fives_and_threes-d12-2p', 1): ('71090622ffcc25bf', '50a390b1b33e7a75'),
     ('fives_and_threes-d12-2p', 2): ('d6e89f40316433f0', '7361a7da42d6164b'),
 }
-M_CHANGED: set = set()
+#: configurations whose announcement range issue 16.7 made exact: (old M, exact M); only the
+#: announcement block (and the one-hot of the announcement under review) shrinks
+M_CHANGED = {
+    "all_threes-2p": (21, 18),
+    "muggins-d12-3p": (45, 40),
+    "all_threes-d9-2p-claim": (33, 30),
+    "all_fives-d15-2p": (105, 100),
+    "fives_and_threes-d12-2p": (24, 16),
+}
 
 
 @pytest.mark.parametrize("name", list(CONFIGS))
@@ -112,6 +120,22 @@ def test_original_variants_replay_byte_identical(name):
         assert states == want_states, f"{name} seed {seed}: the game changed"
         if name not in M_CHANGED:
             assert wire == want_wire, f"{name} seed {seed}: actions or observations changed"
+
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_only_the_announcement_range_changed_where_it_was_not_exact(name):
+    game = DominoesGame(**CONFIGS[name])
+    old_m, new_m = M_CHANGED.get(name, (game.max_announcement, game.max_announcement))
+    assert game.max_announcement == new_m <= old_m
+    assert game.PASS == game.num_tiles * game.num_slots and game.ANNOUNCE == game.PASS + 1
+    assert game.ACCEPT == game.ANNOUNCE + new_m + 1 and game.MUGGINS == game.ACCEPT + 1 == game.num_actions - 1
+    assert game.observation_layout["announcement"] == new_m + 1
+    assert set(game.observation_layout) == set(STATE_OBSERVATION_PIECES)
+
+
+STATE_OBSERVATION_PIECES = ("hand", "played", "lead_needed", "arms", "count", "scores", "tiles", "drawn",
+                            "boneyard", "phase", "mover", "to_act", "announcement")
 
 
 if __name__ == "__main__":
