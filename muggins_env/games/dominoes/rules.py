@@ -206,7 +206,7 @@ class DominoesGame(Game):
         o_["to_act"] = n  # relative seat to decide now
         o_["announcement"] = self.max_announcement + 1  # one-hot, during respond
         if self.knocking:
-            o_["knock_choice"] = 1  # the player to act cannot play: knock or draw
+            o_["knock_choice"] = 1  # (to the player to act only) one cannot play: knock or draw
             o_["knocker"] = n  # relative seat of the knocker while a knock awaits its forced scoring play
         if self.extra_play:
             o_["extra"] = 1  # the player to act may make the extra play (or stop)
@@ -693,7 +693,7 @@ class DominoesState(State):
             if self.phase == RESPOND_PHASE:
                 ones.append(at["announcement"] + self.review[1])
             if g.knocking:
-                if self._legal[0] == g.KNOCK:
+                if player == self.player and self._legal[0] == g.KNOCK:  # seen by the chooser only
                     ones.append(at["knock_choice"])
                 if self.knock is not None:
                     ones.append(at["knocker"] + (self.knock[0] - player) % n)
