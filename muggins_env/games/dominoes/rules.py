@@ -153,6 +153,7 @@ class DominoesGame(Game):
         self.lead = o["lead"]
         self.knocking = o["knocking"]
         self.extra_play = o["extra_play"]
+        self.turn_rules = self.knocking or self.extra_play  # a play may have to settle a knock or an extra
         wb = o["win_bonus"]
         self.win_bonus = wb if wb == "pips" else int(wb)
         self.set_max = s = o["set_max"]
@@ -447,7 +448,10 @@ class DominoesState(State):
         self._rewards = self.zero
         phase = self.phase
         if phase == PLAY_PHASE:
-            if a == g.PASS:
+            if a < g.PASS:
+                tile, slot = divmod(a - PLAY, g.num_slots)
+                self._play(tile, slot)
+            elif a == g.PASS:
                 if self.knock is not None:  # only in a re-dealt world: the forced player has no scoring play
                     self._revert_knock()
                 else:
@@ -456,12 +460,9 @@ class DominoesState(State):
                 self._begin_turn(self.player, may_knock=False)
             elif a == g.KNOCK:
                 self._knock()
-            elif a == g.STOP:
+            else:  # STOP
                 self.extra = False
                 self._next_turn()
-            else:
-                tile, slot = divmod(a - PLAY, g.num_slots)
-                self._play(tile, slot)
         elif phase == ANNOUNCE_PHASE:
             v = a - g.ANNOUNCE
             self.scores[g.teams[self.player]] += v  # credited at once
@@ -504,11 +505,13 @@ class DominoesState(State):
     def _play(self, tile: int, slot: int) -> None:
         g = self.game
         seat = self.player
-        if self.knock is not None:  # the forced scoring play: play goes on from this player
-            knocker, skipped, _ = self.knock
-            self.knock = None
-            self.last_knock = {"knocker": knocker, "skipped": skipped, "forced": seat, "scored": True}
-        was_extra, self.extra = self.extra, False
+        was_extra = self.extra
+        if g.turn_rules:
+            if self.knock is not None:  # the forced scoring play: play goes on from this player
+                knocker, skipped, _ = self.knock
+                self.knock = None
+                self.last_knock = {"knocker": knocker, "skipped": skipped, "forced": seat, "scored": True}
+            self.extra = False
         self.hands[seat].remove(tile)
         lay = self.layout
         if slot == LEAD_SLOT:
