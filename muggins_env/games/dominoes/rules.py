@@ -60,6 +60,9 @@ LEAD_SLOT = 0  # slot of the first tile of a hand
 # -- phases ----------------------------------------------------------------------------------------
 PLAY_PHASE, ANNOUNCE_PHASE, RESPOND_PHASE, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("play", "announce", "respond", "over")
+# the extra play (extra_play=True): none, earned by the play being settled, offered to the player
+NO_EXTRA, EXTRA_EARNED, EXTRA_OFFERED = 0, 1, 2
+EXTRA_NAMES = ("none", "earned", "offered")
 
 SET_MAXES = (6, 9, 12, 15)
 #: bit mask of the halves of every tile (bit p set when the tile has a p half)
@@ -282,8 +285,9 @@ class DominoesState(State):
         self._returns = np.zeros(self.n)
         self.last_review: dict | None = None  # the settled review of the latest announcement
         self.last_hand: dict | None = None  # how the previous hand ended
-        self.last_knock: dict | None = None  # the latest knock and how it ended
-        self.redeals = 0  # hands dealt again because nobody held a double (lead="double")
+        # what the family's options record (one attribute: a state with more than about 30
+        # attributes loses CPython's fast attribute access, which every move pays)
+        self.record = {"last_knock": None, "redeals": 0}
         self._mask: np.ndarray | None = None  # the legal mask of the current decision, once built
         self._start_hand(self._parse_deal(deal) if deal is not None else None)
 
@@ -327,7 +331,7 @@ class DominoesState(State):
             self.boneyard = boneyard[::-1]
         if g.lead == "double":  # nobody holds a double: the hand goes back and is dealt again
             while not any(HALVES[t][0] == HALVES[t][1] for hand in self.hands for t in hand):
-                self.redeals += 1
+                self.record["redeals"] += 1
                 self._deal()
         self.hand_no += 1
         self.drawn = [0] * n
@@ -336,8 +340,7 @@ class DominoesState(State):
         self.review: list[int] | None = None  # [mover, announced, true score, responder index]
         self.true_score = 0
         self.knock: list[int] | None = None  # [knocker, skipped, forced] while a forced scoring play is due
-        self.extra = False  # the player to act is offered the extra play
-        self.extra_due = False  # the play just made earns an extra play once settled
+        self.extra = NO_EXTRA  # EXTRA_EARNED by the play being settled, EXTRA_OFFERED to the player to act
         # first play: the highest double, else the heaviest tile (RULES.md §2.1)
         best, seat, tile = -1, 0, 0
         for s, hand in enumerate(self.hands):
@@ -347,6 +350,16 @@ class DominoesState(State):
         self.player = seat
         self.phase = PLAY_PHASE
         self._legal = [PLAY + tile * g.num_slots + LEAD_SLOT]
+
+    @property
+    def redeals(self) -> int:
+        """Hands dealt again this episode because nobody held a double (``lead="double"``)."""
+        return self.record["redeals"]
+
+    @property
+    def last_knock(self) -> dict | None:
+        """The latest knock and how it ended (``knocking=True``)."""
+        return self.record["last_knock"]
 
     def _deal(self) -> None:
         g = self.game
@@ -461,7 +474,7 @@ class DominoesState(State):
             elif a == g.KNOCK:
                 self._knock()
             else:  # STOP
-                self.extra = False
+                self.extra = NO_EXTRA
                 self._next_turn()
         elif phase == ANNOUNCE_PHASE:
             v = a - g.ANNOUNCE
@@ -499,19 +512,19 @@ class DominoesState(State):
         passes; the skipped player is next."""
         knocker, skipped, forced = self.knock
         self.knock = None
-        self.last_knock = {"knocker": knocker, "skipped": skipped, "forced": forced, "scored": False}
+        self.record["last_knock"] = {"knocker": knocker, "skipped": skipped, "forced": forced, "scored": False}
         self._begin_turn(knocker, may_knock=False)
 
     def _play(self, tile: int, slot: int) -> None:
         g = self.game
         seat = self.player
-        was_extra = self.extra
+        was_extra = False
         if g.turn_rules:
             if self.knock is not None:  # the forced scoring play: play goes on from this player
                 knocker, skipped, _ = self.knock
                 self.knock = None
-                self.last_knock = {"knocker": knocker, "skipped": skipped, "forced": seat, "scored": True}
-            self.extra = False
+                self.record["last_knock"] = {"knocker": knocker, "skipped": skipped, "forced": seat, "scored": True}
+            was_extra, self.extra = self.extra == EXTRA_OFFERED, NO_EXTRA
         self.hands[seat].remove(tile)
         lay = self.layout
         if slot == LEAD_SLOT:
@@ -520,8 +533,9 @@ class DominoesState(State):
             lay.place(tile, slot)
         self.plays.append((seat, tile, slot))
         self.true_score = g.score_table[lay.count]
-        if g.extra_play:  # a double or a scoring play earns one more tile (not after the extra one)
-            self.extra_due = not was_extra and (self.true_score > 0 or HALVES[tile][0] == HALVES[tile][1])
+        # with extra_play a double or a scoring play earns one more tile (not after the extra one)
+        if g.extra_play and not was_extra and (self.true_score > 0 or HALVES[tile][0] == HALVES[tile][1]):
+            self.extra = EXTRA_EARNED
         if g.muggins == "off":
             side = g.teams[seat]
             self.scores[side] += self.true_score
@@ -557,14 +571,14 @@ class DominoesState(State):
         if not self.hands[seat]:
             self._end_hand_domino(seat)
             return
-        if self.extra_due:
-            self.extra_due = False
+        if self.extra == EXTRA_EARNED:
+            self.extra = NO_EXTRA
             if len(self.hands[seat]) > 1:  # the extra tile may not be the player's last
                 plays = self._plays_of(seat)
                 if plays:
                     self.player = seat
                     self.phase = PLAY_PHASE
-                    self.extra = True
+                    self.extra = EXTRA_OFFERED
                     self._legal = plays + [self.game.STOP]
                     return
         self._next_turn()
@@ -631,7 +645,7 @@ class DominoesState(State):
         self.winner_side = side
         self.review = None
         self.knock = None
-        self.extra = False
+        self.extra = NO_EXTRA
         self._legal = []
 
     def _pay(self, before: list[int]) -> None:
@@ -700,7 +714,7 @@ class DominoesState(State):
                     ones.append(at["knock_choice"])
                 if self.knock is not None:
                     ones.append(at["knocker"] + (self.knock[0] - player) % n)
-            if self.extra:
+            if self.extra == EXTRA_OFFERED:
                 ones.append(at["extra"])
         # the scalars are contiguous: count, scores, tiles, drawn, boneyard
         target, scores = g.target, self.scores
@@ -772,7 +786,7 @@ class DominoesState(State):
                              if self.knock is not None else None)
             view["last_knock"] = dict(self.last_knock) if self.last_knock else None
         if g.extra_play:
-            view["extra_play"] = self.extra
+            view["extra_play"] = self.extra == EXTRA_OFFERED
         if g.lead == "double":
             view["redeals"] = self.redeals
         return view
@@ -815,7 +829,7 @@ class DominoesState(State):
             knocker, skipped, forced = self.knock
             lines.append(f"knock: player {knocker} knocked, player {skipped} is skipped, "
                          f"player {forced} must make a scoring play")
-        if self.extra:
+        if self.extra == EXTRA_OFFERED:
             lines.append(f"extra play: player {self.player} may play one more tile or stop")
         if self.phase == OVER:
             if self.truncated:
@@ -839,7 +853,7 @@ class DominoesState(State):
             "last_review": dict(self.last_review) if self.last_review else None,
             "last_hand": self.last_hand, "winner_side": self.winner_side, "truncated": self.truncated,
             "knock": list(self.knock) if self.knock else None, "last_knock": self.last_knock,
-            "extra": self.extra, "extra_due": self.extra_due, "redeals": self.redeals,
+            "extra": EXTRA_NAMES[self.extra], "redeals": self.redeals,
         }
 
     def clone(self) -> DominoesState:
@@ -857,6 +871,7 @@ class DominoesState(State):
         c.plays = self.plays[:]
         c.review = self.review[:] if self.review else None
         c.knock = self.knock[:] if self.knock else None
+        c.record = dict(self.record)
         c._legal = self._legal[:]
         c._returns = self._returns.copy()
         return c
@@ -895,7 +910,7 @@ class DominoesState(State):
         play) where the new hand allows it, else its plays, else a pass (which, for a player
         a knock forces, reverts the knock)."""
         g, seat = self.game, self.player
-        if self.extra:
+        if self.extra == EXTRA_OFFERED:
             return (self._plays_of(seat) if len(self.hands[seat]) > 1 else []) + [g.STOP]
         if self.knock is not None:
             return self._scoring_plays(seat) or [g.PASS]
