@@ -8,10 +8,10 @@ STAMP := $(VENV)/.installed-stamp
 .PHONY: install demo play test bench lint clean
 
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e ".[train,dev]"
+	$(PY) -m pip install --quiet -e ".[train,play,web,dev]"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -21,7 +21,7 @@ GAME ?= michigan_v0
 demo: $(STAMP)
 	$(PY) -m muggins_env.train --game $(GAME) --preset quick --out runs/quick-$(GAME)
 
-# one random game of every env, rendered (no training)
+# one game of every env between heuristic agents, replayed move by move from its game record (no training)
 play: $(STAMP)
 	$(PY) -m muggins_env.demo
 

@@ -97,6 +97,13 @@ class HeuristicBase:
             raise AssertionError(f"{type(self).__name__} chose illegal action {a}; legal {legal.tolist()}")
         return a
 
+    def explain(self, view: dict, legal: np.ndarray, action: int) -> str:
+        """Why the heuristic plays ``action`` here, in one sentence (a human seat's hint). The
+        heuristics say it in their game's terms; this is the fallback."""
+        if len(legal) == 1:
+            return "it is the only legal move"
+        return f"it is the first choice of the {type(self).__name__} strategy"
+
     def act_on_state(self, state: Any, rng: np.random.Generator) -> int:
         """The heuristic's move for the player to act in ``state`` (search rollouts); it uses
         only ``state.public_view(player)`` and the mask, exactly what ``act`` receives."""

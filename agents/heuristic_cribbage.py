@@ -27,7 +27,7 @@ import numpy as np
 
 from ..games.cribbage.rules import ACCEPT, ANNOUNCE, GO, MUGGINS, OVERCOUNT
 from ..games.cribbage.scoring import fast_score, play_points_fast, score_hands_batch
-from ..kernel.cards import RANK_LIST
+from ..kernel.cards import RANK_LIST, format_card
 from .base import HeuristicBase
 
 VALUE = [min(r, 10) for r in RANK_LIST]
@@ -207,6 +207,31 @@ class CribbageHeuristic(HeuristicBase):
         if phase == "discard":
             return int(self.discard_ranking(view, rng)[0][1][0])
         return max(self.play_values(view, legal))[1]
+
+    def explain(self, view: dict, legal: np.ndarray, action: int) -> str:
+        phase = view["phase"]
+        if len(legal) == 1:
+            return "it is the only legal move"
+        if phase == "announce":
+            return f"it is the true count of these cards ({action - ANNOUNCE}); a wrong one can be punished"
+        if phase == "respond":
+            rv = view["review"]
+            true, said = true_count(rv, view["starter"]), rv["announced"]
+            if said < true:
+                return f"{said} is short of the true {true}: muggins takes the {true - said} points missed"
+            if said > true:
+                return f"{said} is more than the true {true}: the overcount is refused"
+            return f"{said} is the true count"
+        if phase == "discard":
+            value, away = self.discard_ranking(view, None)[0]
+            whose = "your" if is_own_crib(view) else "the opponent's"
+            return (f"laying away {' '.join(map(format_card, away))} keeps the best hand: about {value:.1f} "
+                    f"points expected with {whose} crib counted in")
+        if action == GO:
+            return "no card can be laid without passing 31"
+        pts, risk, new_count = lay_arithmetic(play_context(view, self._seen(view)), action)
+        return (f"it scores {pts:g} now, risks about {risk:.1f} points in the reply and brings the count "
+                f"to {new_count}")
 
     def candidates(self, view: dict, legal: np.ndarray, k: int) -> list[int]:
         phase = view["phase"]

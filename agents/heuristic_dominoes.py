@@ -117,6 +117,21 @@ class DominoesHeuristic(HeuristicBase):
             return self.extra_or_stop(view, legal)
         return max(self._play_keys(view, legal))[1]
 
+    def explain(self, view: dict, legal: np.ndarray, action: int) -> str:
+        g = self.game
+        if len(legal) == 1:
+            return "it is the only legal move"
+        if g.ANNOUNCE <= action <= g.ANNOUNCE + g.max_announcement:
+            return f"the count {view['count']} scores {action - g.ANNOUNCE}: announce it exactly"
+        if action in (g.ACCEPT, g.MUGGINS):
+            true = g.score_table[view["count"]]
+            said = view["review"]["announced"]
+            return (f"{said} is the true score" if action == g.ACCEPT
+                    else f"{said} is not the true score {true}: call muggins")
+        (score, weight, pips), _ = max(self._play_keys(view, legal))
+        return (f"it scores {score} now (the most on offer), sheds {weight} pips and keeps {pips} "
+                "different numbers in hand to follow with")
+
     def candidates(self, view: dict, legal: np.ndarray, k: int) -> list[int]:
         g = self.game
         if int(legal[0]) == g.KNOCK:  # knock or draw: let the search compare both

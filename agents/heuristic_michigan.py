@@ -80,6 +80,13 @@ class MichiganHeuristic(HeuristicBase):
     def choose(self, view: dict, legal: np.ndarray, rng: np.random.Generator) -> int:
         return max(self._values(view, legal))[2]
 
+    def explain(self, view: dict, legal: np.ndarray, action: int) -> str:
+        if len(legal) == 1:
+            return "it is the only card that may be played"
+        value = max(self._values(view, legal))[0]
+        return (f"leading {format_card(action)} is worth about {value:.1f} (cards it should shed + 2 x the "
+                "chance to lead again + boodle chips), the best of the suits you may lead")
+
     def candidates(self, view: dict, legal: np.ndarray, k: int) -> list[int]:
         return [a for *_, a in sorted(self._values(view, legal), reverse=True)[:k]]
 

@@ -99,6 +99,18 @@ class MugginsCardsHeuristic(HeuristicBase):
 
         return min(options, key=key)
 
+    def explain(self, view: dict, legal: np.ndarray, action: int) -> str:
+        if action == CALL:
+            return "the placement under review breaks the rules: call Muggins!"
+        if action == PASS:
+            return "the placement under review is correct: a call would earn nothing"
+        options = correct_destinations(view["card_in_play"], view["seat"], list(view["commons"]),
+                                       list(view["discard_tops"]))
+        if len(options) <= 1:
+            return "it is where the rules send this card"
+        return ("of the common piles it fits, this one leaves your own next card a place and the "
+                "others' known next cards the fewest")
+
     def candidates(self, view: dict, legal: np.ndarray, k: int) -> list[int]:
         """Moves worth a search: the correct destinations only (a misplay is always called by
         a heuristic observer, so it only loses cards); a review has one sound answer."""

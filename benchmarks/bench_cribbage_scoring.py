@@ -3,7 +3,7 @@
 Reports:
   all_hands    time to score every (4-card hand, starter) pair, 12,994,800 rows, with
                ``score_hands_batch`` (the pairs are built once, outside the timing), and checks
-               the totals against the published distribution (shared/data) when it is found
+               the totals against the published distribution (tests/data) when it is found
   discard      time of one lay-away decision with ``discard_values``: the expected hand value of
                each of the 15 two-card discards of a 6-card hand over the 46 possible starters
                (and of the 5 one-card discards of a 5-card hand over 46 starters, 3-4 players)
@@ -30,7 +30,8 @@ from muggins_env.games.cribbage.scoring import (
     score_hands_batch,
 )
 
-DISTRIBUTION = Path(__file__).resolve().parents[2] / "shared" / "data" / "cribbage_hand_distribution.json"
+# the published distribution (its source is named inside the file), shipped with the tests
+DISTRIBUTION = Path(__file__).resolve().parents[1] / "tests" / "data" / "cribbage_hand_distribution.json"
 
 
 def bench_all_hands(repeats: int) -> dict:

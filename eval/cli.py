@@ -22,6 +22,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from muggins_env.extras import MissingExtraError, require_extra
+
 from .report import print_table, save_results, summarise
 from .tournament import LINEUPS, run_tournament
 
@@ -64,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-skip-forced", action="store_true", help="ask agents even single-action decisions")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--no-plot", action="store_true")
+    p.add_argument("--save-games", type=int, default=0, metavar="K", help="also save the first K games "
+                   "(deal, then seating order) as game records in <out>/games/ (muggins-replay reads them)")
     p.add_argument("--merge", nargs="+", metavar="DIR", help="pool saved runs (their --out folders) of one "
                    "experiment with different seeds into one report; plays nothing")
     return p
@@ -136,6 +140,11 @@ def report(result, summary: dict, out: str | None, plot: bool) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    try:
+        require_extra("eval")
+    except MissingExtraError as e:
+        print(f"muggins-eval: error: {e}", file=sys.stderr)
+        return 1
     if args.merge:
         return merge_main(parser, args)
     cfg: dict = {}
@@ -150,7 +159,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("give --game (e.g. --game cribbage_v0)")
     if not agents:
         parser.error("give --agents (e.g. --agents heuristic random)")
+    if args.save_games and not (args.out or cfg.get("out")):
+        parser.error("--save-games needs --out (the records go to <out>/games/)")
+    if args.save_games < 0:
+        parser.error(f"--save-games {args.save_games}: give a number of games >= 0")
     options = dict(cfg.get("options") or {})
+    try:
+        if any(str(a).startswith("ppo:") for a in agents):
+            require_extra("train", "a ppo: agent")
+    except MissingExtraError as e:
+        print(f"muggins-eval: error: {e}", file=sys.stderr)
+        return 1
     try:
         for text in args.opt:
             k, v = parse_opt(text)
@@ -165,7 +184,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, FileNotFoundError) as e:
         print(f"muggins-eval: error: {e}", file=sys.stderr)
         return 2
-    return report(result, summarise(result), args.out or cfg.get("out"), plot=not args.no_plot)
+    status = report(result, summarise(result), args.out or cfg.get("out"), plot=not args.no_plot)
+    if args.save_games:
+        from .saved_games import save_games
+
+        paths = save_games(result, args.save_games, args.out or cfg.get("out"), skip_forced=not args.no_skip_forced)
+        print(f"saved {len(paths)} game record(s) in {paths[0].parent if paths else '-'} "
+              "(muggins-replay FILE steps through one)")
+    return status
 
 
 if __name__ == "__main__":

@@ -126,6 +126,11 @@ def openskill_ratings(result: TournamentResult) -> list[tuple[float, float]]:
 
 
 # -- output ------------------------------------------------------------------------------------------
+#: printed under the table: what its marks and last column mean
+LEGEND = ("* beats parity (95% Wilson interval above 1/sides); rating: OpenSkill Plackett-Luce mu - 3 sigma "
+          "over every game (higher is stronger; this run only)")
+
+
 def format_table(summary: dict) -> str:
     """A plain-text table (also what the CLI prints, through rich when available)."""
     lines = [(f"{summary['game']} {summary['options'] or ''} -- {summary['deals']} deals x "
@@ -137,9 +142,11 @@ def format_table(summary: dict) -> str:
         lo, hi = a["win_rate_ci95"]
         rl, rh = a["mean_return_ci95"]
         sl, sh = a["mean_score_ci95"]
-        lines.append(f"{a['agent']:<24} {a['samples']:>6} {a['win_rate']:>8.3f} [{lo:.3f}, {hi:.3f}] "
+        mark = "*" if a["beats_parity"] else " "
+        lines.append(f"{a['agent']:<24} {a['samples']:>6} {a['win_rate']:>7.3f}{mark} [{lo:.3f}, {hi:.3f}] "
                      f"{a['parity']:>6.3f} {a['mean_return']:>+8.3f} [{rl:+.3f}, {rh:+.3f}] "
                      f"{a['mean_score']:>9.2f} [{sl:.2f}, {sh:.2f}] {a['rating_ordinal']:>7.2f}")
+    lines.append(LEGEND)
     h = summary["head_to_head"]
     if len(h["agents"]) > 1:
         lines.append("head-to-head (row beats column):")
@@ -172,6 +179,7 @@ def print_table(summary: dict) -> None:
     if not console.is_terminal:
         console = Console(width=max(console.width, 150))
     console.print(t)
+    console.print(LEGEND, highlight=False, markup=False, soft_wrap=True)
     h = summary["head_to_head"]
     if len(h["agents"]) > 1:
         ht = Table(title="head-to-head: share of opposed seat pairs the row agent beat")

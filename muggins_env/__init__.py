@@ -39,3 +39,17 @@ def _register_with_pettingzoo() -> None:
 
 
 _register_with_pettingzoo()
+
+
+def _register_with_gymnasium() -> None:
+    """``gymnasium.make("muggins_env/cribbage_v0-seat", env_options={...}, opponents="heuristic")``:
+    one seat of every env as a single-agent gymnasium env (``muggins_env.wrappers.SeatEnv``)."""
+    from gymnasium.envs.registration import register, registry
+
+    for name in ENV_NAMES:
+        env_id = f"muggins_env/{name}-seat"
+        if env_id not in registry:
+            register(env_id, entry_point="muggins_env.wrappers:SeatEnv", kwargs={"game": name})
+
+
+_register_with_gymnasium()

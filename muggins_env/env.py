@@ -9,6 +9,7 @@ seeding, rendering and the full-state view.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -17,10 +18,36 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .kernel.game import Game, IllegalActionError, State
+from .kernel.options import plain
 
 #: options the adapter takes itself; every other keyword goes to the game
 ADAPTER_OPTIONS = ("render_mode", "skip_forced", "readable_infos")
 RESET_OPTIONS = ("deal",)
+
+
+def check_seed(seed: Any) -> int | None:
+    """``reset``'s seed: None or an int >= 0 (a numpy int too), as Gymnasium requires."""
+    seed = plain(seed)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise ValueError(f"seed={seed!r} is not allowed; allowed: None or an int >= 0")
+    return seed
+
+
+def check_reset_options(options: Any) -> dict:
+    """``reset``'s options as a new dict: None or a mapping of the known reset options."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise ValueError(f"reset options must be a mapping such as {{'deal': ...}} (or None), "
+                         f"got {type(options).__name__} {options!r}")
+    options = dict(options)
+    # PettingZoo's api_test probes reset with options={"options": 1}; accept only that key.
+    options.pop("options", None)
+    unknown = sorted(set(options) - set(RESET_OPTIONS), key=repr)
+    if unknown:
+        raise ValueError(f"unknown reset option(s) {', '.join(map(repr, unknown))}; "
+                         f"known reset options: {', '.join(RESET_OPTIONS)}")
+    return options
 
 
 class KernelAECEnv(AECEnv):
@@ -36,6 +63,7 @@ class KernelAECEnv(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not supported; allowed: None, "
                              + ", ".join(map(repr, self.metadata["render_modes"])))
+        skip_forced, readable_infos = plain(skip_forced), plain(readable_infos)  # np.bool_ as bool
         for name, value in (("skip_forced", skip_forced), ("readable_infos", readable_infos)):
             if not isinstance(value, bool):
                 raise ValueError(f"option {name}={value!r} is not allowed; allowed values: True, False")
@@ -58,7 +86,8 @@ class KernelAECEnv(AECEnv):
         self._seed_rng: np.random.Generator | None = None
         self._state: State | None = None
         self._mask = self._no_mask
-        self._over = False
+        self.agents = []
+        self._over = True  # until reset: step() says to call reset() first
         self._to_act: str | None = None  # the agent whose turn it is (None once the game is over)
         self._stamp = 0  # counts positions, so a lazily built info knows when it is stale
 
@@ -71,19 +100,19 @@ class KernelAECEnv(AECEnv):
 
     # -- episode ---------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        options = dict(options or {})
-        # PettingZoo's api_test probes reset with options={"options": 1}; accept only that key.
-        options.pop("options", None)
-        unknown = sorted(set(options) - set(RESET_OPTIONS))
-        if unknown:
-            raise ValueError(f"unknown reset option(s) {', '.join(map(repr, unknown))}; "
-                             f"known reset options: {', '.join(RESET_OPTIONS)}")
-        if seed is not None:
-            self._seed_rng = np.random.default_rng(seed)
-        elif self._seed_rng is None:
-            self._seed_rng = np.random.default_rng()
-        game_seed = int(self._seed_rng.integers(2**63 - 1))
-        self._state = self.game.new_initial_state(seed=game_seed, deal=options.get("deal"))
+        seed, options = check_seed(seed), check_reset_options(options)
+        # a reset that raises (a bad deal) leaves the env as it was, its seed stream included
+        rng = self._seed_rng if seed is None else np.random.default_rng(seed)
+        if rng is None:
+            rng = np.random.default_rng()
+        before = rng.bit_generator.state
+        game_seed = int(rng.integers(2**63 - 1))
+        try:
+            state = self.game.new_initial_state(seed=game_seed, deal=options.get("deal"))
+        except BaseException:
+            rng.bit_generator.state = before
+            raise
+        self._seed_rng, self._state = rng, state
         self.agents = self.possible_agents[:]
         self.rewards = self._zero_rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -102,12 +131,16 @@ class KernelAECEnv(AECEnv):
         self._sync()
 
     def step(self, action: Any) -> None:
-        agent = self.agent_selection
         if self._over:  # every agent ends together: the dead steps that remove them
+            if not self.agents:
+                raise RuntimeError("step() called with no agent left: "
+                                   + ("call reset() first" if self._state is None else
+                                      "the episode is over and every agent was removed; call reset()"))
             self._was_dead_step(action)
             return
+        agent = self.agent_selection
         state = self._state
-        if agent is not self._to_act:  # cannot happen through agent_iter
+        if agent != self._to_act:  # cannot happen through agent_iter
             raise IllegalActionError(f"{agent} acted out of turn; it is {self._to_act}'s turn")
         state.apply(action)  # the game's apply validates (State.check_legal) and raises clearly
         gained = state.rewards()
@@ -184,7 +217,7 @@ class KernelAECEnv(AECEnv):
     # -- views -----------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         return {"observation": self._state.observation(self._index[agent]),
-                "action_mask": (self._mask if agent is self._to_act else self._no_mask).copy()}
+                "action_mask": (self._mask if agent == self._to_act else self._no_mask).copy()}
 
     def last(self, observe: bool = True) -> tuple:
         agent = self.agent_selection  # PettingZoo's last(), without its per-call assert
@@ -289,6 +322,9 @@ class ClearOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
+        if isinstance(action, (bool, np.bool_)):  # True is an int in Python, not an action here
+            raise ActionOutOfBoundsError(f"action {action!r} for {agent} is a bool, not an action; "
+                                         f"allowed: an int 0..{self.action_space(agent).n - 1}")
         if action is None:
             if not (self.terminations[agent] or self.truncations[agent]):
                 raise ActionOutOfBoundsError(f"action None given for {agent}, who is still in the game; "

@@ -16,6 +16,16 @@ has any decision (possible with ``skip_forced``) carries no learning signal and 
 by ``reset`` (counted in ``skipped_episodes``) unless ``skip_decisionless=False`` (evaluation:
 then ``reset`` may return a finished episode, whose learner return is ``pending_reward``).
 
+Illegal actions (``illegal=``): by default, as in the wrapped AEC env (PettingZoo's classic
+convention), an in-space action outside the mask ends the episode at once with a reward of
+``ILLEGAL_REWARD`` = -1 for the learner (not multiplied by ``reward_scale``), ``terminated=True``,
+``info["illegal_action"]`` set and no move made; this is what Gymnasium's and SB3's env checkers
+and algorithms without masking expect. ``illegal="raise"`` raises ``IllegalActionError`` instead
+(debugging). A value that is no action at all (a bool, a float, out of the space) always raises.
+
+``gymnasium.make("muggins_env/<env_id>-seat", env_options=..., opponents=...)`` builds one
+(registered on ``import muggins_env``).
+
 ``action_masks()`` lives on the env itself, so that sb3-contrib's ``MaskablePPO`` finds it
 through ``SubprocVecEnv``/``DummyVecEnv`` (``env_method("action_masks")``).
 
@@ -35,14 +45,16 @@ building it). Moves are validated once, by the game's ``apply`` (the kernel's gu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .kernel.game import Game, State
+from .env import check_reset_options, check_seed
+from .kernel.game import Game, IllegalActionError, State
+from .kernel.options import plain
 
 
 class Agent(Protocol):  # the shape SeatEnv relies on (the agents package defines the real one)
@@ -65,6 +77,11 @@ class UniformRandomAgent:
 
 #: reset gives up after this many episodes in a row without a learner decision
 MAX_SKIPPED_IN_A_ROW = 1000
+
+#: ``SeatEnv(illegal=...)``: "terminate" (an illegal learner action ends the episode with
+#: ``ILLEGAL_REWARD``, as the wrapped AEC env does) or "raise" (``IllegalActionError``)
+ILLEGAL_MODES = ("terminate", "raise")
+ILLEGAL_REWARD = -1.0
 
 #: ``sampler(rng, learner_seat, num_players) -> {seat: agent}`` for every other seat
 OpponentSampler = Callable[[np.random.Generator, int, int], "dict[int, Agent]"]
@@ -124,6 +141,8 @@ def _game_of(game: Game | str, options: dict | None) -> Game:
         return game
     from . import game_class
 
+    if options is not None and not isinstance(options, Mapping):
+        raise ValueError(f"env_options must be a mapping of game options (or None), got {options!r}")
     return game_class(game)(**(options or {}))
 
 
@@ -139,16 +158,20 @@ class SeatEnv(gym.Env):
     multiplies every reward ``step`` returns (e.g. chips or points into roughly [-1, 1]).
     ``features``: None, or a callable ``(view, mask) -> float32[features.size]`` whose output is
     appended to the learner's observation (``muggins_env.agents.features``: computed from the
-    learner's readable view only).
+    learner's readable view only). ``illegal``: ``"terminate"`` or ``"raise"`` (module docstring).
     """
 
-    metadata: ClassVar[dict] = {"render_modes": ["ansi"]}
+    metadata: ClassVar[dict] = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, game: Game | str, env_options: dict | None = None, *, seat: int | None = None,
                  opponents: OpponentSampler | Agent | None = None, skip_forced: bool = True,
                  seed: int | None = None, render_mode: str | None = None,
-                 skip_decisionless: bool = True, reward_scale: float = 1.0, features: Any = None) -> None:
+                 skip_decisionless: bool = True, reward_scale: float = 1.0, features: Any = None,
+                 illegal: str = "terminate") -> None:
         super().__init__()
+        if illegal not in ILLEGAL_MODES:
+            raise ValueError(f"illegal={illegal!r} is not allowed; allowed: " + ", ".join(map(repr, ILLEGAL_MODES)))
+        self.illegal = illegal
         self.game = _game_of(game, env_options)
         n = self.game.num_players
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, (int, np.integer))
@@ -158,6 +181,12 @@ class SeatEnv(gym.Env):
             raise ValueError(f"render_mode={render_mode!r} is not supported; allowed: None, 'ansi'")
         self.render_mode = render_mode
         self.fixed_seat = None if seat is None else int(seat)
+        for name, value in (("skip_forced", skip_forced), ("skip_decisionless", skip_decisionless)):
+            if not isinstance(plain(value), bool):
+                raise ValueError(f"{name}={value!r} is not allowed; allowed: True, False")
+        reward_scale = plain(reward_scale)
+        if isinstance(reward_scale, bool) or not isinstance(reward_scale, (int, float, np.floating)):
+            raise ValueError(f"reward_scale={reward_scale!r} is not allowed; allowed: a number")
         self.skip_forced = bool(skip_forced)
         self.skip_decisionless = bool(skip_decisionless)
         self.reward_scale = float(reward_scale)
@@ -181,8 +210,11 @@ class SeatEnv(gym.Env):
             high = np.concatenate([np.broadcast_to(np.asarray(high, np.float32), (size,)), np.ones(extra, np.float32)])
         self.observation_space = spaces.Box(low, high, (self.game.observation_size + extra,), np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
-        self._rng = np.random.default_rng(seed)
+        seed = check_seed(seed)
+        self._rng = self._np_random = np.random.default_rng(seed)  # gymnasium's np_random is the same
+        self._np_random_seed = -1 if seed is None else seed  # -1: gymnasium's "not known"
         self.state: State | None = None
+        self._illegal_end = False  # the episode ended on an illegal action of the learner
         self.learner = 0
         self.lineup: dict[int, Agent] = {}
         self._learner_mask: np.ndarray | None = None  # the learner's mask at its current decision
@@ -193,34 +225,54 @@ class SeatEnv(gym.Env):
 
     # -- gymnasium API ---------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        deal = (options or {}).get("deal")
+        seed, deal = check_seed(seed), check_reset_options(options).get("deal")
+        # a reset that raises (a bad deal) leaves the env as it was, its generator included
+        saved = (self._rng, self._rng.bit_generator.state, self._np_random, getattr(self, "_np_random_seed", None))
+        try:
+            super().reset(seed=seed)  # seeds np_random (the gymnasium contract): the generator used below
+            if seed is not None:
+                self._rng = self._np_random
+            self._new_episode(deal)
+        except BaseException:
+            self._rng, state, self._np_random, self._np_random_seed = saved
+            self._rng.bit_generator.state = state
+            raise
+        return self._observe(), self._info()
+
+    def _new_episode(self, deal) -> None:
+        rng = self._rng
+        n = self.game.num_players
         for _ in range(MAX_SKIPPED_IN_A_ROW):
-            n = self.game.num_players
-            self.learner = self.fixed_seat if self.fixed_seat is not None else int(self._rng.integers(n))
-            self.lineup = self.sample_opponents(self._rng, self.learner, n)
-            for agent in self.lineup.values():
+            learner = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(n))
+            lineup = self.sample_opponents(rng, learner, n)
+            state = self.game.new_initial_state(seed=int(rng.integers(2**63 - 1)), deal=deal)
+            self.learner, self.lineup, self.state = learner, lineup, state
+            self._illegal_end = False
+            for agent in lineup.values():
                 reset = getattr(agent, "reset", None)
                 if reset is not None:
                     reset()
-            self.state = self.game.new_initial_state(seed=int(self._rng.integers(2**63 - 1)), deal=deal)
             self.episode_return = 0.0
             self.episode_decisions = 0
             self._pending = self._advance()
-            if not self.state.is_terminal() or deal is not None or not self.skip_decisionless:
-                break
+            if not state.is_terminal() or deal is not None or not self.skip_decisionless:
+                return
             self.skipped_episodes += 1  # over before the learner had a choice: no signal
-        else:
-            raise RuntimeError(f"{MAX_SKIPPED_IN_A_ROW} episodes in a row ended before the learner "
-                               f"(seat {self.learner}) had a decision; use skip_decisionless=False")
-        return self._observe(), self._info()
+        raise RuntimeError(f"{MAX_SKIPPED_IN_A_ROW} episodes in a row ended before the learner "
+                           f"(seat {self.learner}) had a decision; use skip_decisionless=False")
 
     def step(self, action):
         state = self.state
-        if state.is_terminal():
+        if state is None:
+            raise RuntimeError("step() called before reset()")
+        if self._illegal_end or state.is_terminal():
             raise RuntimeError("step() called on a finished episode; call reset()")
-        state.apply(action)  # the game's apply validates (kernel guard): a clear error if illegal
+        try:
+            state.apply(action)  # the game's apply validates (kernel guard): a clear error if illegal
+        except IllegalActionError:
+            if self.illegal == "raise" or not self.action_space.contains(action) or isinstance(action, bool):
+                raise  # "raise", or not an action at all (a bool, a float, out of the space)
+            return self._end_on_illegal(action)
         self.episode_decisions += 1
         reward = self._pending + float(state.rewards()[self.learner])
         self._pending = 0.0
@@ -232,9 +284,21 @@ class SeatEnv(gym.Env):
         truncated = state.is_terminal() and state.is_truncated()
         return self._observe(), reward, terminated, truncated, self._info()
 
+    def _end_on_illegal(self, action):
+        """PettingZoo's convention for classic games (the wrapped AEC env): an illegal action
+        ends the episode with ``ILLEGAL_REWARD`` for the learner (not scaled) and no move made."""
+        self._illegal_end = True
+        self._learner_mask = None
+        self._pending = 0.0
+        self.episode_decisions += 1
+        self.episode_return += ILLEGAL_REWARD
+        info = self._info()
+        info["illegal_action"] = int(action)
+        return self._observe(), ILLEGAL_REWARD, True, False, info
+
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner now (all zeros once the episode is over)."""
-        if self.state is None or self.state.is_terminal():
+        if self.state is None or self._illegal_end or self.state.is_terminal():
             return np.zeros(self.game.num_actions, dtype=bool)
         mask = self._learner_mask
         if mask is None:  # e.g. the state was changed from outside (tests)

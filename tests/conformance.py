@@ -60,6 +60,8 @@ def check_info_leak(state: State, seed: int, max_decisions: int = 300, samples: 
                     f"player {p}'s observation changed when only hidden cards changed:\n{state.render()}")
                 assert repr(other.public_view(p)) == repr(state.public_view(p)), (
                     f"player {p}'s readable view changed when only hidden cards changed")
+                assert other.render(p) == state.render(p), (  # the table a human seat is shown
+                    f"player {p}'s table text changed when only hidden cards changed:\n{state.render(p)}")
                 if p == state.current_player():
                     assert np.array_equal(other.legal_actions_mask(), state.legal_actions_mask())
                 if repr(other.full_state()) != repr(state.full_state()):

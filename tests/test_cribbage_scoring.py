@@ -19,7 +19,8 @@ from muggins_env.games.cribbage import (
 from muggins_env.games.cribbage.scoring import _rank_points, all_hands_and_starters
 from muggins_env.kernel.cards import parse_card, parse_cards
 
-DISTRIBUTION = Path(__file__).resolve().parents[2] / "shared" / "data" / "cribbage_hand_distribution.json"
+# the published distribution (its source is named inside the file), shipped with the tests
+DISTRIBUTION = Path(__file__).resolve().parent / "data" / "cribbage_hand_distribution.json"
 
 
 @pytest.mark.parametrize("hand,starter,crib,total", [

@@ -376,3 +376,21 @@ def test_imitation_moves_the_policy_to_the_teacher(tmp_path):
     assert pre["agreement_after"] > pre["agreement_before"] + 0.3
     saved = json.loads((tmp_path / "run" / "model_card.json").read_text())
     assert saved["pretrain"] == pre
+
+
+def test_the_progress_bar_total_is_the_number_of_steps_really_made(tmp_path, monkeypatch):
+    from muggins_env.train.trainer import train
+    from sb3_contrib import MaskablePPO
+
+    asked = []
+    learn = MaskablePPO.learn
+
+    def spy(self, total_timesteps, *args, **kwargs):
+        asked.append(total_timesteps)  # what the progress bar shows as its total
+        return learn(self, total_timesteps, *args, **kwargs)
+
+    monkeypatch.setattr(MaskablePPO, "learn", spy)
+    # rollouts of 4 envs x 32 steps = 128: a budget of 200 makes 256 steps
+    card = train(tiny(budget={"total_timesteps": 200, "n_envs": 4}, eval={"deals": 0, "opponents": ["random"]}),
+                 tmp_path, progress_bar=False, log=lambda *a: None)
+    assert asked == [256] and card["timesteps"] == 256

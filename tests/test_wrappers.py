@@ -136,7 +136,7 @@ def test_forced_learner_move_is_skipped_and_its_reward_kept():
 
 
 def test_mask_lives_on_env_and_is_exactly_legal():
-    env = toy_env(1, skip_forced=False)
+    env = toy_env(1, skip_forced=False, illegal="raise")
     env.reset(seed=0)
     # the learner (seat 1) decides first at move 1, where only action 2 is legal
     assert env.action_masks().tolist() == [False, False, True]
@@ -202,7 +202,7 @@ def test_agents_without_needs_observation_get_none_and_illegal_moves_raise():
         for _ in range(50):
             env.step(int(np.flatnonzero(env.action_masks())[0]))
     with pytest.raises(IllegalActionError, match="illegal action"):
-        env2 = SeatEnv("muggins_cards_v0", {"num_players": 4}, seat=0, seed=1)
+        env2 = SeatEnv("muggins_cards_v0", {"num_players": 4}, seat=0, seed=1, illegal="raise")
         env2.reset()
         env2.step(int(np.flatnonzero(env2.action_masks() == 0)[0]))
 

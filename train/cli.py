@@ -1,7 +1,7 @@
 """``muggins-train`` / ``python -m muggins_env.train``: train a PPO agent from a config.
 
 Examples:
-  python -m muggins_env.train --game cribbage_v0 --preset quick --out runs/quick
+  python -m muggins_env.train --game cribbage_v0 --preset quick --out runs/quick-cribbage_v0
   python -m muggins_env.train --config my.yaml --seed 3 --out runs/mine
   python -m muggins_env.train --resume runs/mine --out runs/mine        (continue a run)
   python -m muggins_env.train --list                                    (the packaged presets)
@@ -13,7 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .config import ConfigError, list_presets, load_config
+from muggins_env.extras import MissingExtraError, require_extra
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -23,7 +23,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--game", help="env id, with --preset (packaged configs/<game>/<preset>.yaml)")
     p.add_argument("--preset", default=None, help="preset name (quick, full); default quick")
     p.add_argument("--seed", type=int, default=None, help="overrides the config's seed")
-    p.add_argument("--out", default=None, help="run directory (default runs/<game>-<preset>)")
+    p.add_argument("--out", default=None, help="run directory (default runs/<preset>-<game>, as make demo)")
     p.add_argument("--resume", default=None, help="checkpoint .zip or run directory to continue")
     p.add_argument("--timesteps", type=int, default=None, help="overrides budget.total_timesteps")
     p.add_argument("--eval-deals", type=int, default=None, help="overrides eval.deals (0: no evaluation)")
@@ -34,6 +34,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    try:
+        require_extra("train")
+    except MissingExtraError as e:
+        print(f"muggins-train: {e}", file=sys.stderr)
+        return 1
+    from .config import ConfigError, list_presets, load_config  # needs the extra (yaml)
+
     if args.list:
         print("\n".join(list_presets()))
         return 0
@@ -61,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, ValueError) as e:
         print(f"muggins-train: {e}", file=sys.stderr)
         return 2
-    out = args.out or f"runs/{cfg['game']}-{args.preset or Path(args.config or 'config').stem}"
+    out = args.out or f"runs/{args.preset or Path(args.config or 'config').stem}-{cfg['game']}"
     from .trainer import train
 
     print(f"training {cfg['game']} for {cfg['budget']['total_timesteps']} steps into {out}", flush=True)

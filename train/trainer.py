@@ -225,6 +225,10 @@ def train(cfg: dict, out: str | Path, seed: int | None = None, resume: str | Pat
             pretrain_stats = imitate(model, cfg, seed, log=log)
     remaining = max(0, total - done)
     if remaining:
+        # PPO stops only after whole rollouts (n_steps x n_envs steps): ask for exactly that many,
+        # so the progress bar's total is the number of steps really made (not 251,904 / 250,000)
+        rollout = model.n_steps * model.n_envs
+        remaining = -(-remaining // rollout) * rollout
         model.learn(total_timesteps=remaining, callback=_callbacks(cfg, pool, venv, out, in_process),
                     progress_bar=progress_bar, reset_num_timesteps=resume is None, tb_log_name="ppo")
     train_seconds = time.perf_counter() - t0

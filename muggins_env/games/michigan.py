@@ -262,6 +262,7 @@ class MichiganState(State):
         n = self.n
         self.dealer = dealer
         self.owner = owner
+        self._dealt = (dealer, tuple(owner))  # for deal(): owner by card id as dealt
         self._set_hands()
         counts = [0] * n
         for o in owner:
@@ -544,7 +545,15 @@ class MichiganState(State):
             "widow_count": self.widow_count,
         }
 
-    def render(self) -> str:
+    def scoreboard(self) -> tuple[str, list[float]]:
+        return "chips", [float(b) for b in self.balances]
+
+    def deal(self) -> dict:
+        dealer, owner = self._dealt
+        return {"dealer": dealer, "hands": [[c for c in range(NUM_CARDS) if owner[c] == s] for s in range(self.n)],
+                "widow": [c for c in range(NUM_CARDS) if owner[c] == WIDOW]}
+
+    def render(self, player: int | None = None) -> str:
         n = self.n
         hand = min(self.hands_played + 1, self.game.num_hands)
         title = (f"Michigan, {n} players, hand {hand}/{self.game.num_hands}, dealer {self.dealer}, "
@@ -556,11 +565,13 @@ class MichiganState(State):
             by_suit[SUIT[c]].append(f"{format_card(c)}/{s}")
         for s in range(4):
             if by_suit[s]:
-                lines.append(f"played {SUIT_SYMBOLS[s]}: " + " ".join(by_suit[s]))
+                lines.append(f"played {SUIT_SYMBOLS[s]} (card/player): " + " ".join(by_suit[s]))
         for s in range(n):
             mark = ">" if s == self.current_player() else " "
-            lines.append(f"{mark} player {s}: {self.counts[s]:2d} cards, balance {self.balances[s]:g}")
-        lines.append(f"  widow: {self.widow_count} cards"
+            k = self.counts[s]
+            you = " (you): " + (format_cards(self.hand_cards(s)) or "-") + "," if s == player else ":"
+            lines.append(f"{mark} player {s}{you} {k} card{'' if k == 1 else 's'}, balance {self.balances[s]:g}")
+        lines.append(f"  widow: {self.widow_count} card{'' if self.widow_count == 1 else 's'}"
                      + (f" (known: {format_cards(self.known_widow_cards())})"
                         if self.known_widow else ""))
         if self.phase == FOLLOW:

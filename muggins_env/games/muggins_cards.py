@@ -112,6 +112,9 @@ class MugginsCardsState(State):
             self._deal_random()
         else:
             self._deal_rigged(deal)
+        # the deal as dealt, for deal(): stocks top first, discards and common piles bottom first
+        self._dealt = (self.dealer, [s[::-1] for s in self.stocks], [list(d) for d in self.discards],
+                       [list(p) for p in self.commons])
         # cards face up on the table by rank (an observation piece), kept up to date move by move
         self.table_ranks = table_ranks = [0] * 13
         for pile in self.commons + self.discards:
@@ -470,17 +473,33 @@ class MugginsCardsState(State):
                               "common_pile": placed if owner < 0 else -1, "discard_of": owner}
         return view
 
-    def render(self) -> str:
+    def scoreboard(self) -> tuple[str, list[float]]:
+        held = [float(len(s) + len(d)) for s, d in zip(self.stocks, self.discards)]
+        if self.exposed >= 0 and self.phase in (PLACE, RECHOOSE):  # the card in play, not laid yet
+            held[self.player] += 1
+        return "cards left", held
+
+    def deal(self) -> dict:
+        dealer, stocks, discards, commons = self._dealt
+        return {"dealer": dealer, "stocks": [list(x) for x in stocks], "discards": [list(x) for x in discards],
+                "commons": [list(x) for x in commons]}
+
+    def render(self, player: int | None = None) -> str:
+        # every card shown here is face up on the table: a player's table is the full one
         def top(pile: list[int]) -> str:
             return format_card(pile[-1]) if pile else "--"
+
+        def cards(k: int) -> str:
+            return f"{k} card" + ("" if k == 1 else "s")
 
         lines = [(f"Muggins (cards), {self.n} players, dealer {self.dealer}, turn {self.turns}, "
                   f"phase {PHASE_NAMES[self.phase]}")]
         lines.append("common piles: " + "  ".join(f"[{i}] {top(p)}" for i, p in enumerate(self.commons)))
         for s in range(self.n):
             mark = ">" if s == self.current_player() else " "
-            lines.append(f"{mark} player {s}: stock {len(self.stocks[s]):2d} cards, "
-                         f"discard {top(self.discards[s])} ({len(self.discards[s])} cards)")
+            you = " (you)" if s == player else ""
+            lines.append(f"{mark} player {s}{you}: stock {cards(len(self.stocks[s]))}, "
+                         f"discard {top(self.discards[s])} ({cards(len(self.discards[s]))})")
         if self.exposed >= 0:
             lines.append(f"card in play: {format_card(self.exposed)} (player {self.player})")
         if self.review is not None:

@@ -113,6 +113,8 @@ class State:
         """Shared guard for ``apply``: a clear error instead of an IndexError deep inside."""
         if self.is_terminal():
             raise IllegalActionError(f"action {action!r} given, but the episode is over")
+        if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+            action = action.item()  # what SB3's predict returns for one observation
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(f"action {action!r} is not an int action index")
         a = int(action)
@@ -170,12 +172,31 @@ class State:
     def action_to_string(self, action: int) -> str:
         return self.game.action_name(action)
 
+    def public_action_to_string(self, action: int) -> str:
+        """The move as the other players see it, in this position: the readable name unless
+        the move is made face down (a card laid away unseen is not named)."""
+        return self.action_to_string(action)
+
     def public_view(self, player: int) -> dict:
         """A readable dict of what ``player`` may know (for heuristic and human agents)."""
         return {}
 
-    def render(self) -> str:
+    def render(self, player: int | None = None) -> str:
+        """The table as text: everything when ``player`` is None, else only what ``player`` may
+        see (the terminal table of a human seat; it never shows another player's hidden cards)."""
         raise NotImplementedError
+
+    def scoreboard(self) -> tuple[str, list[float]]:
+        """What the table keeps score with, per seat: ``(unit, values)``, e.g. ``("points",
+        [...])`` with a side's score repeated for each of its seats. Public (every player sees
+        it); the points a move scored are the change of these values."""
+        return "return", [float(x) for x in self.returns()]
+
+    def deal(self) -> dict | None:
+        """The cards of the hand in progress as they were dealt, in the env's deal format
+        (``reset(options={"deal": state.deal()})`` deals them again), for game records. Hidden
+        cards included: never a player's view. None where the game does not say."""
+        return None
 
     def full_state(self) -> dict:
         """Everything, hidden cards included: for centralised critics and debugging only."""

@@ -10,6 +10,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class Option:
@@ -26,9 +28,11 @@ class Option:
     doc: str = ""
 
     def validate(self, name: str, value: Any) -> Any:
+        """The value as the game uses it (a numpy int, bool or str becomes the plain Python one)."""
+        value = plain(value)
         if self.allowed is not None:
-            # bools are ints in Python: keep True from passing for 1 (and 1 for True)
-            ok = any(value == a and isinstance(value, bool) == isinstance(a, bool) for a in self.allowed)
+            # a value of another kind never passes for an allowed one: True is not 1, 4.0 not 4
+            ok = any(value == a and _kind(value) == _kind(a) for a in self.allowed)
             if not ok:
                 raise ValueError(f"option {name}={value!r} is not allowed; allowed values: "
                                  + ", ".join(repr(a) for a in self.allowed))
@@ -39,7 +43,27 @@ class Option:
         return value
 
 
+def plain(value: Any) -> Any:
+    """A numpy bool, integer or string as the Python one (``np.int64(4)`` -> 4); anything else as is."""
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.str_):
+        return str(value)
+    return value
+
+
+def _kind(value: Any) -> type:
+    for kind in (bool, int, float, str):  # bool first: True is an int too
+        if isinstance(value, kind):
+            return kind
+    return type(value)
+
+
 def int_range(lo: int, hi: int | None = None) -> Callable[[Any], str | None]:
+    """A check for an int option (after ``plain``: numpy ints pass, bools and floats do not)."""
+
     def check(v: Any) -> str | None:
         if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
             return f"expected an int from {lo} to {hi}" if hi is not None else f"expected an int >= {lo}"

@@ -216,6 +216,7 @@ class CribbageState(State):
             self.crib = [rigged["crib_card"]] if n == 3 else []
             self.starter_card = rigged["starter"]
         self.pack_crib_card = self.crib[0] if self.crib else -1
+        self._dealt = (self.dealer, [list(h) for h in self.hands], self.pack_crib_card, self.starter_card)
         self.laid_away = [[] for _ in range(n)]
         self.starter_cut = False
         self.kept: list[list[int]] = []  # each seat's 4 cards for the show
@@ -705,7 +706,22 @@ class CribbageState(State):
             "previous_deal_shown": [self._public_review(rv, True) for rv in self.previous_shown],
         }
 
-    def render(self) -> str:
+    def scoreboard(self) -> tuple[str, list[float]]:
+        return "points", [float(self.scores[t]) for t in self.game.teams]
+
+    def public_action_to_string(self, action: int) -> str:
+        if self.phase == DISCARD and 0 <= action < GO:
+            return "lay away a card"  # face down: the others see a card go to the crib, not which
+        return self.action_to_string(action)
+
+    def deal(self) -> dict:
+        dealer, hands, crib_card, starter = self._dealt
+        out = {"dealer": dealer, "hands": [list(h) for h in hands], "starter": starter}
+        if self.n == 3:
+            out["crib_card"] = crib_card
+        return out
+
+    def render(self, player: int | None = None) -> str:
         g = self.game
         lines = [(f"Cribbage, {self.n} players{' (partnerships)' if g.partnerships else ''}, "
                   f"deal {self.deals}, dealer {self.dealer}, phase {PHASE_NAMES[self.phase]}")]
@@ -714,8 +730,15 @@ class CribbageState(State):
         lines.append("starter: " + (format_card(self.starter_card) if self.starter_cut else "(not cut)"))
         for s in range(self.n):
             mark = ">" if s == self.current_player() else " "
-            lines.append(f"{mark} player {s}: hand {' '.join(map(format_card, sorted(self.hands[s]))) or '-'}"
+            if player is None or s == player or not self.hands[s]:
+                hand = ' '.join(map(format_card, sorted(self.hands[s]))) or '-'
+            else:
+                hand = f"{len(self.hands[s])} card" + ("" if len(self.hands[s]) == 1 else "s")
+            you = " (you)" if s == player else ""
+            lines.append(f"{mark} player {s}{you}: hand {hand}"
                          f"   played {' '.join(map(format_card, self.played[s])) or '-'}")
+        if player is not None and self.laid_away[player]:
+            lines.append(f"your crib discards: {' '.join(map(format_card, self.laid_away[player]))}")
         if self.phase == PLAY:
             lines.append(f"count {self.count}: {' '.join(map(format_card, self.series)) or '-'}")
         for rv in self.shown:
@@ -725,7 +748,8 @@ class CribbageState(State):
         if self.review is not None:
             rv = self.review
             lines.append(f"counting player {rv['counter']}'s {'crib' if rv['is_crib'] else 'hand'} "
-                         f"{' '.join(map(format_card, rv['cards']))}, announced {rv['announced']}")
+                         f"{' '.join(map(format_card, rv['cards']))}, "
+                         + ("to be announced" if rv["announced"] is None else f"announced {rv['announced']}"))
         if self.phase == OVER:
             lines.append(f"result: side {self.winner_side} wins")
         return "\n".join(lines)

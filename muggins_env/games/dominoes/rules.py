@@ -333,6 +333,7 @@ class DominoesState(State):
             while not any(HALVES[t][0] == HALVES[t][1] for hand in self.hands for t in hand):
                 self.record["redeals"] += 1
                 self._deal()
+        self._dealt = ([list(h) for h in self.hands], self.boneyard[::-1])  # boneyard top first
         self.hand_no += 1
         self.drawn = [0] * n
         self.layout = Layout(g.variant.layout, g.variant.sniff, g.num_arms)
@@ -791,7 +792,14 @@ class DominoesState(State):
             view["redeals"] = self.redeals
         return view
 
-    def render(self) -> str:
+    def scoreboard(self) -> tuple[str, list[float]]:
+        return "points", [float(self.scores[t]) for t in self.game.teams]
+
+    def deal(self) -> dict:
+        hands, boneyard = self._dealt
+        return {"hands": [list(h) for h in hands], "boneyard": list(boneyard)}
+
+    def render(self, player: int | None = None) -> str:
         g = self.game
         lay = self.layout
         title = (f"Muggins dominoes ({g.variant.name}: {g.variant.scoring}, {LAYOUT_NAMES[g.variant.layout]}, "
@@ -817,11 +825,13 @@ class DominoesState(State):
                     notes.append("spinner" + (", counts" if e["spinner_counts"] else ", not counting"))
                 lines.append(f"  arm {k}: {tiles or '(empty)'} -> open {e['pip']}"
                              + (f" ({'; '.join(notes)})" if notes else ""))
-        lines.append(f"boneyard: {len(self.boneyard)} tiles")
+        lines.append(f"boneyard: {len(self.boneyard)} tile{'' if len(self.boneyard) == 1 else 's'}")
         for s in range(self.n):
             mark = ">" if s == self.current_player() else " "
-            lines.append(f"{mark} player {s}: {' '.join(format_tile(t) for t in self.hands[s]) or '-'}"
-                         f"  ({len(self.hands[s])} tiles, drew {self.drawn[s]})")
+            k = len(self.hands[s])
+            shown = (' '.join(format_tile(t) for t in self.hands[s]) or '-') if player in (None, s) else "(hidden)"
+            you = " (you)" if s == player else ""
+            lines.append(f"{mark} player {s}{you}: {shown}  ({k} tile{'' if k == 1 else 's'}, drew {self.drawn[s]})")
         if self.phase == RESPOND_PHASE:
             mover, announced, true, _ = self.review
             lines.append(f"under review: player {mover} announced {announced} (true score {true})")
@@ -837,7 +847,9 @@ class DominoesState(State):
             elif self.winner_side < 0:
                 lines.append("result: draw")
             else:
-                lines.append(f"result: players {', '.join(map(str, self.winners()))} win")
+                won = self.winners()
+                lines.append(f"result: player {won[0]} wins" if len(won) == 1 else
+                             f"result: players {', '.join(map(str, won))} win")
         return "\n".join(lines)
 
     def full_state(self) -> dict:

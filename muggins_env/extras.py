@@ -1,0 +1,35 @@
+"""What each command needs beyond the base install, checked before it starts.
+
+A command run without its extra stops at once with one line naming the extra to install
+(exit status 1), instead of a traceback at the first import, or, worse, after an hour of
+games when the report is built.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+#: extra of pyproject.toml -> the modules (import names) the commands need from it
+EXTRA_MODULES = {
+    "play": ("rich",),
+    "eval": ("yaml", "tqdm", "rich", "matplotlib", "openskill"),
+    "train": ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "yaml", "tqdm", "rich", "matplotlib",
+              "openskill"),
+}
+
+
+class MissingExtraError(ImportError):
+    """A command was started without the optional dependencies it needs."""
+
+
+def missing_modules(extra: str) -> list[str]:
+    """The modules of ``extra`` that cannot be imported here."""
+    return [m for m in EXTRA_MODULES[extra] if importlib.util.find_spec(m) is None]
+
+
+def require_extra(extra: str, what: str = "this command") -> None:
+    """Raise ``MissingExtraError`` with the one-line fix when ``extra`` is not installed."""
+    missing = missing_modules(extra)
+    if missing:
+        raise MissingExtraError(f"{what} needs the [{extra}] extra (missing: {', '.join(missing)}); "
+                                f"install it with: pip install 'muggins-env[{extra}]'")

@@ -1,0 +1,62 @@
+"""The README and the tools agree (issue 16): the run folders the README's commands read are
+the ones its commands and `make demo` write; the default `--out` is make demo's folder."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+READMES = [ROOT / "README.md", ROOT / "configs" / "README.md"]
+
+
+def make_demo():
+    """(default GAME, the folder `make demo` writes) from the Makefile."""
+    text = (ROOT / "Makefile").read_text()
+    game = re.search(r"^GAME \?= (\S+)", text, re.MULTILINE).group(1)
+    command = re.search(r"^demo:.*\n\t(.*)$", text, re.MULTILINE).group(1)
+    return game, re.search(r"--out (\S+)", command).group(1).replace("$(GAME)", game)
+
+
+def test_every_run_folder_the_readmes_read_is_one_a_command_writes():
+    _, demo_out = make_demo()
+    text = "\n".join(p.read_text() for p in READMES)
+    written = set(re.findall(r"--out (runs/[^\s`\]]+)", text)) | {demo_out}
+    read = re.findall(r"ppo:(runs/[^\s`]+)", text) + re.findall(r"--resume (runs/[^\s`]+)", text)
+    assert read  # the README does evaluate and resume runs
+    for folder in read:
+        assert folder in written, f"the README reads {folder}, which no README command or make demo writes"
+    assert f"--out {demo_out}" in (ROOT / "README.md").read_text()  # the training example is make demo
+
+
+def test_muggins_train_writes_to_the_folder_make_demo_names_by_default(monkeypatch, tmp_path, capsys):
+    from muggins_env.train import cli, trainer
+
+    game, demo_out = make_demo()
+    used = []
+    monkeypatch.setattr(trainer, "train", lambda cfg, out, **kw: used.append(out) or
+                        {"timesteps": 0, "train_seconds": 0.0})
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["--game", game, "--preset", "quick", "--no-progress"]) == 0
+    assert used == [demo_out]
+    assert f"agent spec ppo:{demo_out}" in capsys.readouterr().out
+
+
+def test_the_eval_table_legend_is_printed_under_the_table_and_explained_in_the_readme(capsys):
+    pytest.importorskip("openskill")  # the [eval] extra
+    from muggins_env.eval import format_table, print_table, run_tournament, summarise
+    from muggins_env.eval.report import LEGEND
+
+    summary = summarise(run_tournament("muggins_cards_v0", {"mistakes": True}, ["heuristic", "random"], 10,
+                                       seed=0, workers=1, progress=False))
+    lines = format_table(summary).splitlines()
+    rows = lines[2:2 + len(summary["agents"])]
+    assert lines[2 + len(summary["agents"])] == LEGEND
+    for row, agent in zip(rows, summary["agents"]):
+        assert ("*" in row.split("[")[0]) == agent["beats_parity"]
+    assert any(a["beats_parity"] for a in summary["agents"])  # the mark is exercised
+    print_table(summary)
+    printed = capsys.readouterr().out
+    assert LEGEND in printed and printed.index(LEGEND) < printed.index("head-to-head")
+    readme = (ROOT / "README.md").read_text()
+    assert "`*`" in readme and "`rating`" in readme
