@@ -10,6 +10,13 @@ exact in every variant (line, spinner, sniff, every double a spinner).
 - Announce: the true score of one's play (never lose points to a call).
 - Respond: call "Muggins!" on every wrong announcement (the true score is computed from the
   layout, which is public), accept a right one.
+- Knock or draw (``knocking=True``): knock when the player it forces is one's partner (an
+  opponent loses a turn and the partner scores or nothing happens); without partners, knock
+  (the left opponent loses a turn) unless the opponent it forces to score could reach the
+  target with one play, or leads the score of the two.
+- Extra play or stop (``extra_play=True``): make the best extra play (by the play rule) when it
+  scores, or when the hand still holds a tile that fits the layout after it (shedding pips
+  without being left to draw next turn); otherwise stop.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..games.dominoes.layout import Layout
+from ..games.dominoes.rules import TILE_BITS
 from ..kernel.tiles import HALVES, WEIGHT
 from .base import HeuristicBase
 
@@ -71,6 +79,29 @@ class DominoesHeuristic(HeuristicBase):
             out.append(((score, WEIGHT[tile], len(pips)), a))
         return out
 
+    def knocks(self, view: dict) -> bool:
+        """Knock (rather than draw) when one cannot play (see the module docstring)."""
+        g = self.game
+        me, n = view["seat"], len(view["tile_counts"])
+        teams, scores = view["teams"], view["scores"]
+        forced, skipped = teams[(me + 2) % n], teams[(me + 1) % n]
+        if forced == teams[me]:
+            return True
+        return scores[forced] + g.max_announcement < g.target and scores[forced] <= scores[skipped]
+
+    def extra_or_stop(self, view: dict, legal) -> int:
+        """The extra play worth making, else STOP (see the module docstring)."""
+        g = self.game
+        plays = [a for a in legal if a != g.STOP]
+        (score, _, _), best = max(self._play_keys(view, plays))
+        if score > 0:
+            return best
+        tile, slot = g.decode_play(best)
+        c = self.layout_of(view).copy()
+        c.place(tile, slot)
+        rest = [t for t in view["hand"] if t != tile]
+        return best if any(TILE_BITS[t] & c.open_bits for t in rest) else g.STOP
+
     def choose(self, view: dict, legal: np.ndarray, rng: np.random.Generator) -> int:
         g = self.game
         first = int(legal[0])
@@ -80,6 +111,10 @@ class DominoesHeuristic(HeuristicBase):
         if first in (g.ACCEPT, g.MUGGINS):
             true = g.score_table[view["count"]]
             return g.MUGGINS if view["review"]["announced"] != true else g.ACCEPT
+        if first == g.KNOCK:
+            return g.KNOCK if self.knocks(view) else g.DRAW
+        if int(legal[-1]) == g.STOP:
+            return self.extra_or_stop(view, legal)
         return max(self._play_keys(view, legal))[1]
 
     def explain(self, view: dict, legal: np.ndarray, action: int) -> str:
@@ -99,8 +134,13 @@ class DominoesHeuristic(HeuristicBase):
 
     def candidates(self, view: dict, legal: np.ndarray, k: int) -> list[int]:
         g = self.game
+        if int(legal[0]) == g.KNOCK:  # knock or draw: let the search compare both
+            return [int(a) for a in legal]
         if int(legal[0]) >= g.PASS:
             return [self.choose(view, legal, None)]
+        if int(legal[-1]) == g.STOP:  # the extra play: the best plays and stopping
+            plays = [a for a in legal if a != g.STOP]
+            return [a for _, a in sorted(self._play_keys(view, plays), reverse=True)[:max(1, k - 1)]] + [g.STOP]
         return [a for _, a in sorted(self._play_keys(view, legal), reverse=True)[:k]]
 
 

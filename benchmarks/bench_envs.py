@@ -46,7 +46,9 @@ CONFIGS: dict[str, list[dict]] = {
                     {"num_players": 4}],
     "muggins_dominoes_v0": [{"num_players": 2, "variant": v} for v in
                             ("muggins", "all_threes", "fives_and_threes", "all_fives", "sniff", "five_up")]
-                           + [{"num_players": 4, "partnerships": True}, {"num_players": 2, "set_max": 9}],
+                           + [{"num_players": 4, "partnerships": True}, {"num_players": 2, "set_max": 9}]
+                           + [{"num_players": 2, "variant": v} for v in ("fives_1863", "primes")]
+                           + [{"num_players": 3, "knocking": True, "extra_play": True}],
     "michigan_v0": [{"num_players": 4}, {"num_players": 8}],
 }
 

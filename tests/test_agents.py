@@ -30,7 +30,12 @@ CONFIGS = {
     "muggins_dominoes_v0": [{"num_players": 2, "episode": "hand"}, {"num_players": 3, "episode": "hand"},
                             {"num_players": 4, "partnerships": True, "episode": "hand"},
                             {"num_players": 2, "episode": "hand", "variant": "all_fives", "muggins": "claim"},
-                            {"num_players": 2, "episode": "hand", "variant": "five_up"}],
+                            {"num_players": 2, "episode": "hand", "variant": "five_up"},
+                            {"num_players": 3, "episode": "hand", "knocking": True, "extra_play": True},
+                            {"num_players": 4, "partnerships": True, "episode": "hand", "knocking": True,
+                             "lead": "double"},
+                            {"num_players": 2, "episode": "hand", "variant": "primes", "extra_play": True},
+                            {"num_players": 2, "variant": "fives_1863"}],
     "cribbage_v0": [{"num_players": 2, "target": 61}, {"num_players": 3, "target": 61},
                     {"num_players": 4, "target": 61}],
 }
@@ -292,6 +297,51 @@ def test_dominoes_heuristic_largest_score_true_announcement_and_calls():
     assert h.choose(view, respond, None) == game.ACCEPT
     view["count"], view["review"] = 7, {"seat": 0, "announced": 0}
     assert h.choose(view, respond, None) == game.ACCEPT  # 7 scores nothing: silence was right
+
+
+def test_dominoes_heuristic_knocks_for_a_partner_and_against_the_leader_only_when_safe():
+    from .test_dominoes_rules import make
+
+    deal = [["6-6", "1-0"], ["2-1", "3-2"], ["5-5", "4-2"], ["6-3", "6-4"]]
+    e = make(deal, boneyard=["1-1"], num_players=4, partnerships=True, knocking=True, muggins="off")
+    h = make_agent("heuristic", "muggins_dominoes_v0", {"num_players": 4, "partnerships": True, "knocking": True})
+    e.step(e.game.play_action("6-6", 0))
+    view, legal = e.infos["player_1"]["view"], np.array([e.game.KNOCK, e.game.DRAW])
+    assert h.choose(view, legal, None) == e.game.KNOCK  # the forced player is the partner
+    g3 = make_game("muggins_dominoes_v0", {"num_players": 3, "knocking": True})
+    h3 = make_agent("heuristic", "muggins_dominoes_v0", {"num_players": 3, "knocking": True})
+    legal3 = np.array([g3.KNOCK, g3.DRAW])
+    view = {"seat": 1, "tile_counts": [3, 3, 3], "teams": [0, 1, 2], "scores": [40, 0, 60]}
+    assert h3.choose(view, legal3, None) == g3.KNOCK  # skips the leader (seat 2), forces seat 0
+    view["scores"] = [60, 0, 40]
+    assert h3.choose(view, legal3, None) == g3.DRAW  # would force the leader to score
+    view["scores"] = [140, 0, 145]
+    assert h3.choose(view, legal3, None) == g3.DRAW  # seat 0 could reach 150 with one play
+
+
+def test_dominoes_heuristic_extra_play_when_it_scores_or_keeps_a_fitting_tile_else_stop():
+    from .test_dominoes_rules import make
+
+    opts = {"extra_play": True, "muggins": "off"}
+    h = make_agent("heuristic", "muggins_dominoes_v0", opts)
+    e = make([["5-5", "5-0", "4-1", "3-1"], ["6-2", "2-1", "6-1"]], **opts)
+    g = e.game
+    e.step(g.play_action("5-5", 0))
+    info = e.infos["player_0"]
+    legal = np.flatnonzero(info["action_mask"])
+    assert g.STOP in legal and h.choose(info["view"], legal, None) in (g.play_action("5-0", 1),
+                                                                        g.play_action("5-0", 2))  # 10: scores
+    e = make([["5-5", "5-4", "2-1", "3-1"], ["6-2", "2-0", "6-1"]], **opts)
+    e.step(g.play_action("5-5", 0))
+    info = e.infos["player_0"]
+    # 5-4 makes 10 + 4 = 14 (no score) and nothing else in hand fits 4 or 5: stop
+    assert h.choose(info["view"], np.flatnonzero(info["action_mask"]), None) == g.STOP
+    e = make([["5-5", "5-4", "4-1", "3-1"], ["6-2", "2-0", "6-1"]], **opts)
+    e.step(g.play_action("5-5", 0))
+    info = e.infos["player_0"]
+    # 5-4 (14, no score) keeps 4-1, which fits the 4 after it: shed the pips
+    assert h.choose(info["view"], np.flatnonzero(info["action_mask"]), None) in (g.play_action("5-4", 1),
+                                                                                  g.play_action("5-4", 2))
 
 
 def test_michigan_heuristic_leads_the_suit_it_controls():

@@ -8,14 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from muggins_env.games.dominoes import DominoesGame
-from muggins_env.games.dominoes.layout import VARIANTS
+from muggins_env.games.dominoes.layout import SCORINGS, SPINNERS, VARIANTS
 from muggins_env.kernel.tiles import HALVES, format_tile
 from muggins_env.muggins_dominoes_v0 import env as wrapped_env
 from muggins_env.muggins_dominoes_v0 import raw_env
 
 from .conformance import check_api, check_info_leak, random_play
 
-VARIANT_NAMES = list(VARIANTS)
+VARIANT_NAMES = list(VARIANTS)[:6]  # the original six (the §2.8 presets and options below)
 SEATINGS = [{"num_players": 2}, {"num_players": 3}, {"num_players": 4}, {"num_players": 4, "partnerships": True}]
 
 
@@ -24,9 +24,9 @@ def tiles_everywhere(state):
     return sorted([t for h in state.hands for t in h] + list(state.boneyard) + [t for _, t, _ in state.plays])
 
 
-def check_properties(seed, variant, seating, set_max, muggins, reward):
+def check_properties(seed, variant, seating, set_max, muggins, reward, **options):
     game = DominoesGame(variant=variant, set_max=set_max, muggins=muggins, reward=reward, max_hands=20,
-                        **seating)
+                        **seating, **options)
     state = game.new_initial_state(seed=seed)
     rng = np.random.default_rng(seed)
     actions, states, total = [], [], np.zeros(game.num_players)
@@ -67,6 +67,21 @@ def check_properties(seed, variant, seating, set_max, muggins, reward):
        reward=st.sampled_from(["win", "points"]))
 def test_properties_conservation_masks_zero_sum_and_replay(seed, variant, seating, set_max, muggins, reward):
     check_properties(seed, variant, seating, set_max, muggins, reward)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**31), variant=st.sampled_from(list(VARIANTS)), seating=st.sampled_from(SEATINGS),
+       set_max=st.sampled_from([6, 6, 9, 12]), muggins=st.sampled_from(["forfeit", "claim", "off"]),
+       scoring=st.sampled_from([None, *SCORINGS]), spinners=st.sampled_from([None, *SPINNERS]),
+       lead=st.sampled_from(["heaviest", "double"]), knocking=st.booleans(), extra_play=st.booleans(),
+       win_bonus=st.sampled_from([None, "pips", 1, 5]), reward=st.sampled_from(["win", "points"]))
+def test_properties_over_the_family_options(seed, variant, seating, set_max, muggins, scoring, spinners, lead,
+                                            knocking, extra_play, win_bonus, reward):
+    """RULES.md §2.8: the same properties (tile conservation, a legal action in every live state,
+    zero-sum returns, replay determinism, observation bounds) with every option of the family."""
+    knocking = knocking and seating["num_players"] > 2
+    check_properties(seed, variant, seating, set_max, muggins, reward, scoring=scoring, spinners=spinners, lead=lead,
+                     knocking=knocking, extra_play=extra_play, win_bonus=win_bonus)
 
 
 @pytest.mark.parametrize("variant", VARIANT_NAMES)
@@ -159,6 +174,53 @@ def test_pettingzoo_api_and_seed(variant, seating):
 ])
 def test_pettingzoo_api_and_seed_more_configurations(opts):
     check_api(lambda: raw_env(**opts), lambda: wrapped_env(**opts), num_cycles=60)
+
+
+FAMILY_CONFIGS = [
+    {"variant": "fives_1863"},
+    {"variant": "primes"},
+    {"variant": "fives_1863", "num_players": 3, "win_bonus": 5, "muggins": "claim"},
+    {"variant": "primes", "num_players": 4, "partnerships": True, "set_max": 9},
+    {"num_players": 3, "knocking": True},
+    {"num_players": 4, "knocking": True, "extra_play": True},
+    {"num_players": 4, "partnerships": True, "knocking": True, "variant": "all_fives", "muggins": "off"},
+    {"extra_play": True, "variant": "sniff", "set_max": 9},
+    {"variant": "fives_and_threes", "spinners": "first", "lead": "double", "num_players": 3},
+    {"variant": "five_up", "lead": "double", "set_max": 9, "extra_play": True, "num_players": 4},
+    {"scoring": "primes", "spinners": "every", "set_max": 6, "num_players": 3, "knocking": True},
+]
+
+
+@pytest.mark.parametrize("opts", FAMILY_CONFIGS, ids=[str(i) for i in range(len(FAMILY_CONFIGS))])
+def test_pettingzoo_api_and_seed_family(opts):
+    check_api(lambda: raw_env(**opts), lambda: wrapped_env(**opts), num_cycles=40)
+
+
+@pytest.mark.parametrize("opts", [
+    {"variant": "fives_1863"}, {"variant": "primes", "num_players": 3},
+    {"num_players": 3, "knocking": True, "muggins": "off"}, {"num_players": 4, "partnerships": True, "knocking": True},
+    {"extra_play": True}, {"num_players": 4, "knocking": True, "extra_play": True, "lead": "double"}])
+def test_information_leak_family(opts):
+    game = DominoesGame(**opts)
+    changed = check_info_leak(game.new_initial_state(seed=5), seed=5, max_decisions=70)
+    assert changed > 0
+
+
+def test_knock_and_extra_play_decisions_happen_in_random_play():
+    """The leak and property tests above reach knocks, forced scoring plays and extra plays."""
+    seen = set()
+    for opts in ({"num_players": 3, "knocking": True, "extra_play": True, "muggins": "off"},
+                 {"num_players": 4, "partnerships": True, "knocking": True, "extra_play": True}):
+        game = DominoesGame(**opts)
+        rng = np.random.default_rng(0)
+
+        def note(s, game=game):
+            legal = s.legal_actions()
+            seen.update(x for x, ok in (("knock", game.KNOCK in legal), ("extra", game.STOP in legal),
+                                        ("forced", s.knock is not None)) if ok)
+        for seed in range(3):
+            random_play(game.new_initial_state(seed=seed), rng, on_decision=note)
+    assert seen == {"knock", "extra", "forced"}
 
 
 @pytest.mark.parametrize("variant", VARIANT_NAMES)

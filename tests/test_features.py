@@ -194,6 +194,8 @@ def test_dominoes_features_give_the_kernel_true_score_and_wrong_announcements():
                     assert scored == round(f[k + 1 + a] * g.max_announcement), (a, scored)
 
     _play("muggins_dominoes_v0", {"num_players": 2}, range(3), check)
+    _play("muggins_dominoes_v0", {"num_players": 4, "knocking": True, "extra_play": True, "scoring": "primes"},
+          range(2), check)
     assert all(v > 10 for v in counts.values()), counts
 
 
@@ -235,6 +237,8 @@ def test_card_muggins_features_count_the_known_next_cards_each_pile_choice_leave
 
 @pytest.mark.parametrize("game_id,options", [("cribbage_v0", {"num_players": 2}),
                                              ("muggins_dominoes_v0", {"num_players": 2}),
+                                             ("muggins_dominoes_v0", {"num_players": 3, "knocking": True,
+                                                                      "extra_play": True, "variant": "primes"}),
                                              ("muggins_cards_v0", {"num_players": 4, "mistakes": True})])
 def test_features_do_not_depend_on_hidden_cards(game_id, options):
     nrng = np.random.default_rng(0)

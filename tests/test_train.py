@@ -197,6 +197,27 @@ def test_short_run_saves_resumes_and_loads_as_agent(tmp_path):
         load_ppo_agent(tmp_path / "nowhere", GAME, {"num_players": 4})
 
 
+@pytest.mark.parametrize("opts", [{"num_players": 3, "knocking": True, "extra_play": True, "variant": "primes"},
+                                  {"num_players": 2, "variant": "fives_1863", "lead": "double"}])
+def test_short_run_on_the_dominoes_family_options(tmp_path, opts):
+    """RULES.md §2.8: training and its evaluation run with knocking, the extra play, the new
+    presets and the double lead (the knock, draw and stop actions are in the policy's space)."""
+    from muggins_env.agents import make_game
+    from muggins_env.agents.features import derived_features
+    from muggins_env.train.trainer import train
+    from sb3_contrib import MaskablePPO
+
+    game_id = "muggins_dominoes_v0"
+    cfg = tiny(game=game_id, env_options={**opts, "episode": "hand"}, features="derived",
+               opponents={"random": 1.0, "heuristic": 1.0, "self": 1.0}, eval={"deals": 1, "opponents": ["heuristic"]})
+    card = train(cfg, tmp_path / "run", progress_bar=False, log=lambda *a: None)
+    game = make_game(game_id, {**opts, "episode": "hand"})
+    model = MaskablePPO.load(str(tmp_path / "run" / "model.zip"), device="cpu")
+    assert model.action_space.n == game.num_actions
+    assert model.observation_space.shape == (game.observation_size + derived_features(game_id, game).size,)
+    assert card["evaluation"][0]["games"] == opts["num_players"]
+
+
 def test_short_run_with_derived_features_saves_resumes_and_loads_as_agent(tmp_path):
     from muggins_env.agents import make_game
     from muggins_env.agents.features import derived_features

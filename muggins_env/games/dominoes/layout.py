@@ -29,6 +29,8 @@ Counting (the sum of the open ends, RULES.md §2.3):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
 
 from ...kernel.tiles import HALVES
 
@@ -36,9 +38,16 @@ LINE, ONE_SPINNER, EVERY_DOUBLE = 0, 1, 2
 LAYOUT_NAMES = ("line", "one spinner", "every double a spinner")
 
 
+#: values of the orthogonal options of RULES.md §2.8
+SCORINGS = ("fives", "threes", "fives_and_threes", "per_five", "primes")
+SPINNERS = ("none", "first", "sniff", "every")
+SPINNER_LAYOUT = {"none": LINE, "first": ONE_SPINNER, "sniff": ONE_SPINNER, "every": EVERY_DOUBLE}
+
+
 @dataclass(frozen=True)
 class Variant:
-    """One scoring variant of RULES.md §2.4."""
+    """The scoring and layout rules of one game (RULES.md §2.4, §2.8): a preset, or a preset
+    with ``scoring`` / ``spinners`` overridden (``make_variant``)."""
 
     name: str
     layout: int  # LINE, ONE_SPINNER or EVERY_DOUBLE
@@ -49,16 +58,56 @@ class Variant:
     rounding: int  # end-of-hand pips are rounded to the nearest multiple of this
     target_two: int  # default target, 2 players
     target_more: int  # default target, 3-4 players
+    primes: bool = False  # a prime count scores itself; the end bonus is a tile rounded to a prime
+
+    @property
+    def scoring(self) -> str:
+        if self.primes:
+            return "primes"
+        if self.per_multiple:
+            return "fives_and_threes" if self.threes else "per_five"
+        return "fives" if self.fives else "threes"
+
+    @property
+    def spinners(self) -> str:
+        return ("none", "sniff" if self.sniff else "first", "every")[self.layout]
 
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (
-    Variant("muggins", LINE, False, True, False, False, 5, 200, 150),
-    Variant("all_threes", LINE, False, False, True, False, 3, 200, 150),
-    Variant("fives_and_threes", LINE, False, True, True, True, 5, 61, 61),
-    Variant("all_fives", ONE_SPINNER, False, True, False, False, 5, 200, 150),
-    Variant("sniff", ONE_SPINNER, True, True, False, False, 5, 200, 150),
-    Variant("five_up", EVERY_DOUBLE, False, True, False, True, 5, 61, 61),
-)}
+def make_variant(name: str, scoring: str, spinners: str, targets: tuple[int, int]) -> Variant:
+    """The Variant of ``scoring`` on a ``spinners`` layout (the option values of RULES.md §2.8)."""
+    return Variant(name, SPINNER_LAYOUT[spinners], spinners == "sniff",
+                   fives=scoring in ("fives", "fives_and_threes", "per_five"),
+                   threes=scoring in ("threes", "fives_and_threes"),
+                   per_multiple=scoring in ("fives_and_threes", "per_five"),
+                   rounding=3 if scoring == "threes" else 5, target_two=targets[0], target_more=targets[1],
+                   primes=scoring == "primes")
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A ``variant`` name: the default of every option it sets (RULES.md §2.8)."""
+
+    scoring: str
+    spinners: str
+    target_two: int
+    target_more: int
+    muggins: str = "forfeit"
+    win_bonus: str | int = "pips"
+
+
+PRESETS: dict[str, Preset] = {
+    "muggins": Preset("fives", "none", 200, 150),
+    "all_threes": Preset("threes", "none", 200, 150),
+    "fives_and_threes": Preset("fives_and_threes", "none", 61, 61),
+    "all_fives": Preset("fives", "first", 200, 150),
+    "sniff": Preset("fives", "sniff", 200, 150),
+    "five_up": Preset("per_five", "every", 61, 61),
+    "fives_1863": Preset("per_five", "none", 31, 31, muggins="off", win_bonus=1),
+    "primes": Preset("primes", "none", 200, 150),
+}
+
+VARIANTS: dict[str, Variant] = {
+    name: make_variant(name, p.scoring, p.spinners, (p.target_two, p.target_more)) for name, p in PRESETS.items()}
 
 
 def num_arms(variant: Variant, set_max: int) -> int:
@@ -70,10 +119,27 @@ def num_arms(variant: Variant, set_max: int) -> int:
     return 2 + 2 * (set_max + 1)
 
 
+def is_prime(n: int) -> bool:
+    return n >= 2 and all(n % d for d in range(2, int(n ** 0.5) + 1))
+
+
+def nearest_prime(n: int) -> int:
+    """The prime nearest ``n``; an exact tie between two primes gives the larger; 0 and 1 give 2
+    (RULES.md §2.8 Primes: 8 -> 7, 9 -> 11, 10 -> 11, 12 -> 13, 4 -> 5)."""
+    for d in range(n + 1):
+        if is_prime(n + d):
+            return n + d
+        if is_prime(n - d):
+            return n - d
+    return 2
+
+
 def play_score(variant: Variant, count: int) -> int:
     """Points a play scores when the layout counts ``count`` (RULES.md §2.4; 0 never scores)."""
     if count <= 0:
         return 0
+    if variant.primes:
+        return count if is_prime(count) else 0
     if variant.per_multiple:
         return ((count // 5 if variant.fives and count % 5 == 0 else 0)
                 + (count // 3 if variant.threes and count % 3 == 0 else 0))
@@ -86,15 +152,57 @@ def count_bound(variant: Variant, set_max: int) -> int:
     """An upper bound of the count: each arm's open end counts at most one value, a
     non-double end at most ``set_max`` and each double (crosswise, or a spinner with a
     free side, or the sniff's two ends) at most its total pips, once. Exact for the line
-    (4*set_max - 2: the two highest doubles crosswise at the two ends)."""
+    (4*set_max - 2: the two highest doubles crosswise at the two ends) and for one spinner
+    (four distinct doubles crosswise at the four arms); it scales the observation's count."""
     arms = num_arms(variant, set_max)
     values = sorted([2 * d for d in range(set_max + 1)] + [set_max] * arms, reverse=True)
     return sum(values[:arms])
 
 
+def _end_sums(ends: int, set_max: int, forbidden: int = -1) -> int:
+    """Bit set of the sums of ``ends`` open ends, each a pip 0..set_max or a crosswise double
+    (its total pips), the doubles all different and none the ``forbidden`` double."""
+    doubles = [d for d in range(set_max + 1) if d != forbidden]
+    out = 0
+    for j in range(min(ends, len(doubles)) + 1):
+        pips = (1 << ((ends - j) * set_max + 1)) - 1  # any sum of ends - j pips
+        for ds in combinations(doubles, j):
+            out |= pips << (2 * sum(ds))
+    return out
+
+
+@cache
+def reachable_counts(spinners: str, set_max: int) -> frozenset[int]:
+    """Every count a layout can show (RULES.md §2.3; issue 16.7), from what a count is made of:
+    - ``none`` (a line): two ends, each a pip or a crosswise double (two different doubles);
+    - ``first``: that, or three or four ends once the spinner's sides are covered (the spinner
+      itself no longer counts, so its double is none of the ends');
+    - ``sniff``: a line without doubles before the sniff is played, then the sniff's pip
+      counted once per uncovered end: twice with up to two other ends (its sides, or the
+      other lead arm and its continuation), once with three, never with four; the sniff's
+      double is none of the ends';
+    - ``every``: not enumerated (every double may open two more arms, and which tiles are
+      left to reach them bounds the count): every count up to ``count_bound`` is taken as
+      possible, so its announcement range is the bound's, as before.
+    Every set holds enough tiles for these ends (set_max >= 6 gives 7+ doubles and 6+ tiles
+    per pip), which ``tests/test_dominoes_counts.py`` checks by building layouts tile by tile."""
+    if spinners == "every":
+        return frozenset(range(count_bound(VARIANTS["five_up"], set_max) + 1))
+    bits = _end_sums(2, set_max)
+    if spinners == "first":
+        bits |= _end_sums(3, set_max) | _end_sums(4, set_max)
+    elif spinners == "sniff":
+        bits = (1 << (2 * set_max + 1)) - 1  # two pips, no double yet
+        for d in range(set_max + 1):
+            for times, ends in ((2, 0), (2, 1), (2, 2), (1, 3), (0, 4)):
+                bits |= _end_sums(ends, set_max, d) << (times * d)
+    return frozenset(c for c in range(bits.bit_length()) if bits >> c & 1)
+
+
 def max_announcement(variant: Variant, set_max: int) -> int:
-    """The largest score one play can make: the top of the announcement range."""
-    return max(play_score(variant, c) for c in range(count_bound(variant, set_max) + 1))
+    """The largest score one play can make: the top of the announcement range (exactly, over
+    ``reachable_counts``; RULES.md §2.6)."""
+    return max(play_score(variant, c) for c in reachable_counts(variant.spinners, set_max))
 
 
 def round_to(pips: int, multiple: int) -> int:
@@ -103,9 +211,15 @@ def round_to(pips: int, multiple: int) -> int:
 
 
 def bonus_points(variant: Variant, pips: int) -> int:
-    """End-of-hand points for ``pips``: rounded, then divided by 5 in per-multiple variants."""
+    """End-of-hand points for ``pips``: rounded, then divided by 5 in per-multiple variants
+    (``primes`` rounds a tile's weight instead: ``prime_bonus``)."""
     r = round_to(max(pips, 0), variant.rounding)
     return r // 5 if variant.per_multiple else r
+
+
+def prime_bonus(heaviest: int) -> int:
+    """Primes' end-of-hand points: the heaviest tile left to the opponents, to the nearest prime."""
+    return nearest_prime(heaviest)
 
 
 class Layout:

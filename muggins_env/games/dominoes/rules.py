@@ -16,6 +16,9 @@ Action indices (``Discrete(num_tiles * num_slots + max_announcement + 4)``, a co
   ANNOUNCE + v              announce a score v = 0 .. max_announcement after one's play
   ACCEPT                    let the announcement under review stand
   MUGGINS                   call "Muggins!" on it
+  KNOCK, DRAW               (``knocking=True`` only) knock, or draw, when one cannot play
+  STOP                      (``extra_play=True`` only) decline the extra play
+The knocking and extra-play actions come after MUGGINS, so every other index keeps its meaning.
 """
 
 from __future__ import annotations
@@ -33,13 +36,17 @@ from ...kernel.seats import opponents_clockwise, team_of
 from ...kernel.tiles import HALVES, WEIGHT, format_tile, num_tiles, parse_tile
 from .layout import (
     LAYOUT_NAMES,
-    VARIANTS,
+    PRESETS,
+    SCORINGS,
+    SPINNERS,
     Layout,
     bonus_points,
     count_bound,
+    make_variant,
     max_announcement,
     num_arms,
     play_score,
+    prime_bonus,
 )
 
 FACTS = GameFacts(name="muggins_dominoes_v0", long_name="Muggins dominoes (All Fives family)",
@@ -53,6 +60,9 @@ LEAD_SLOT = 0  # slot of the first tile of a hand
 # -- phases ----------------------------------------------------------------------------------------
 PLAY_PHASE, ANNOUNCE_PHASE, RESPOND_PHASE, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("play", "announce", "respond", "over")
+# the extra play (extra_play=True): none, earned by the play being settled, offered to the player
+NO_EXTRA, EXTRA_EARNED, EXTRA_OFFERED = 0, 1, 2
+EXTRA_NAMES = ("none", "earned", "offered")
 
 SET_MAXES = (6, 9, 12, 15)
 #: bit mask of the halves of every tile (bit p set when the tile has a p half)
@@ -62,20 +72,42 @@ PIPS = [hi + lo for hi, lo in HALVES]
 LEAD_KEY = [1000 + hi if hi == lo else WEIGHT[t] * 20 + hi for t, (hi, lo) in enumerate(HALVES)]
 
 
-def action_layout(num_tiles_: int, num_slots: int, max_ann: int) -> dict[str, int]:
-    """The offsets of every action block for one configuration."""
+def action_layout(num_tiles_: int, num_slots: int, max_ann: int, knocking: bool = False,
+                  extra_play: bool = False) -> dict[str, int]:
+    """The offsets of every action block for one configuration (-1: no such action)."""
     pass_ = num_tiles_ * num_slots
-    return {"PASS": pass_, "ANNOUNCE": pass_ + 1, "ACCEPT": pass_ + 2 + max_ann,
-            "MUGGINS": pass_ + 3 + max_ann, "NUM_ACTIONS": pass_ + 4 + max_ann}
+    out = {"PASS": pass_, "ANNOUNCE": pass_ + 1, "ACCEPT": pass_ + 2 + max_ann, "MUGGINS": pass_ + 3 + max_ann,
+           "KNOCK": -1, "DRAW": -1, "STOP": -1}
+    nxt = pass_ + 4 + max_ann
+    if knocking:
+        out["KNOCK"], out["DRAW"] = nxt, nxt + 1
+        nxt += 2
+    if extra_play:
+        out["STOP"] = nxt
+        nxt += 1
+    out["NUM_ACTIONS"] = nxt
+    return out
 
 
 def _default_hand_size(o: dict) -> int:
     return 5 if o["num_players"] == 4 else 7
 
 
+def _preset(o: dict):
+    return PRESETS[o["variant"]]
+
+
 def _default_target(o: dict) -> int:
-    v = VARIANTS[o["variant"]]
-    return v.target_two if o["num_players"] == 2 else v.target_more
+    p = _preset(o)
+    return p.target_two if o["num_players"] == 2 else p.target_more
+
+
+def _win_bonus(v: Any) -> str | None:
+    if v == "pips" and isinstance(v, str):
+        return None
+    if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and v >= 0:
+        return None
+    return "expected 'pips' or an int >= 0"
 
 
 class DominoesGame(Game):
@@ -83,14 +115,24 @@ class DominoesGame(Game):
     OPTIONS: ClassVar[dict[str, Option]] = {
         "num_players": Option(2, allowed=(2, 3, 4), doc="players, 2-4"),
         "partnerships": Option(False, allowed=(False, True), doc="4 players: seats 0 & 2 against 1 & 3"),
-        "variant": Option("muggins", allowed=tuple(VARIANTS), doc="scoring and layout (RULES.md §2.4)"),
+        "variant": Option("muggins", allowed=tuple(PRESETS),
+                          doc="a preset of the options below (RULES.md §2.4, §2.8); an explicit option overrides it"),
+        "scoring": Option(lambda o: _preset(o).scoring, allowed=SCORINGS, doc="what a play scores (§2.8)"),
+        "spinners": Option(lambda o: _preset(o).spinners, allowed=SPINNERS, doc="the layout (§2.3, §2.8)"),
+        "lead": Option("heaviest", allowed=("heaviest", "double"), doc="the first play of each hand (§2.1, §2.8)"),
+        "knocking": Option(False, allowed=(False, True), doc="3-4 players: knock instead of drawing (§2.8)"),
+        "extra_play": Option(False, allowed=(False, True), doc="one more tile after a double or a score (§2.8)"),
+        "win_bonus": Option(lambda o: _preset(o).win_bonus, check=_win_bonus,
+                            doc="end-of-hand score: 'pips' (§2.5) or that many points to the winner"),
         "set_max": Option(6, allowed=SET_MAXES, doc="double-6, 9, 12 or 15 set"),
         "hand_size": Option(_default_hand_size, check=int_range(1, 136),
                             doc="tiles dealt to each player (7 with 2-3 players, 5 with 4)"),
         "boneyard_reserve": Option(0, check=int_range(0, 136), doc="tiles that may never be drawn"),
-        "muggins": Option("forfeit", allowed=("forfeit", "claim", "off"), doc="the muggins rule (§2.6)"),
+        "muggins": Option(lambda o: _preset(o).muggins, allowed=("forfeit", "claim", "off"),
+                          doc="the muggins rule (§2.6; off by default in fives_1863)"),
         "target": Option(_default_target, check=int_range(1),
-                         doc="points to win (200 with 2 players, 150 with 3-4; 61 in fives_and_threes, five_up)"),
+                         doc="points to win (200 with 2 players, 150 with 3-4; 61 in fives_and_threes, five_up; "
+                             "31 in fives_1863)"),
         "episode": Option("game", allowed=("game", "hand"), doc="an episode is a game to the target, or one hand"),
         "reward": Option("win", allowed=("win", "points"), doc="win/loss only, or plus score shaping"),
         "max_hands": Option(100, check=int_range(1), doc="hands before the game is truncated as a draw"),
@@ -104,7 +146,19 @@ class DominoesGame(Game):
         if self.partnerships and n != 4:
             raise ValueError(f"option partnerships=True needs num_players=4 (got num_players={n}); "
                              "allowed: partnerships=False with 2-4 players, True with 4")
-        self.variant = VARIANTS[o["variant"]]
+        if o["knocking"] and n == 2:
+            raise ValueError("option knocking=True needs 3 or 4 players (got num_players=2): skipping the "
+                             "next player would give the knocker a second turn; allowed: knocking=False "
+                             "with 2 players, True with 3-4")
+        preset = PRESETS[o["variant"]]
+        self.variant = make_variant(o["variant"], o["scoring"], o["spinners"],
+                                    (preset.target_two, preset.target_more))
+        self.lead = o["lead"]
+        self.knocking = o["knocking"]
+        self.extra_play = o["extra_play"]
+        self.turn_rules = self.knocking or self.extra_play  # a play may have to settle a knock or an extra
+        wb = o["win_bonus"]
+        self.win_bonus = wb if wb == "pips" else int(wb)
         self.set_max = s = o["set_max"]
         self.num_tiles = t = num_tiles(s)
         self.hand_size = o["hand_size"]
@@ -125,11 +179,14 @@ class DominoesGame(Game):
         self.max_announcement = max_announcement(self.variant, s)
         #: score of a play per count 0..max_count
         self.score_table = [play_score(self.variant, c) for c in range(self.max_count + 1)]
-        offsets = action_layout(t, self.num_slots, self.max_announcement)
+        offsets = action_layout(t, self.num_slots, self.max_announcement, self.knocking, self.extra_play)
         self.PASS = offsets["PASS"]
         self.ANNOUNCE = offsets["ANNOUNCE"]
         self.ACCEPT = offsets["ACCEPT"]
         self.MUGGINS = offsets["MUGGINS"]
+        self.KNOCK = offsets["KNOCK"]
+        self.DRAW = offsets["DRAW"]
+        self.STOP = offsets["STOP"]
         self.num_actions = offsets["NUM_ACTIONS"]
         self.teams = [team_of(p, n, self.partnerships) for p in range(n)]
         self.num_sides = 2 if self.partnerships else n
@@ -152,6 +209,11 @@ class DominoesGame(Game):
         o_["mover"] = n  # relative seat whose turn it is (who played, during announce/respond)
         o_["to_act"] = n  # relative seat to decide now
         o_["announcement"] = self.max_announcement + 1  # one-hot, during respond
+        if self.knocking:
+            o_["knock_choice"] = 1  # (to the player to act only) one cannot play: knock or draw
+            o_["knocker"] = n  # relative seat of the knocker while a knock awaits its forced scoring play
+        if self.extra_play:
+            o_["extra"] = 1  # the player to act may make the extra play (or stop)
         self.observation_layout = o_
         self.observation_size = sum(o_.values())
         #: readable name of every action (plays without the state's open pip)
@@ -195,7 +257,15 @@ class DominoesGame(Game):
             return "pass"
         if action < self.ACCEPT:
             return f"announce {action - self.ANNOUNCE}"
-        return "accept" if action == self.ACCEPT else "Muggins!"
+        if action == self.ACCEPT:
+            return "accept"
+        if action == self.MUGGINS:
+            return "Muggins!"
+        if action == self.KNOCK:
+            return "knock"
+        if action == self.DRAW:
+            return "draw"
+        return "stop (no extra play)"
 
 
 class DominoesState(State):
@@ -215,6 +285,9 @@ class DominoesState(State):
         self._returns = np.zeros(self.n)
         self.last_review: dict | None = None  # the settled review of the latest announcement
         self.last_hand: dict | None = None  # how the previous hand ended
+        # what the family's options record (one attribute: a state with more than about 30
+        # attributes loses CPython's fast attribute access, which every move pays)
+        self.record = {"last_knock": None, "redeals": 0}
         self._mask: np.ndarray | None = None  # the legal mask of the current decision, once built
         self._start_hand(self._parse_deal(deal) if deal is not None else None)
 
@@ -251,14 +324,15 @@ class DominoesState(State):
     def _start_hand(self, rigged: tuple[list[list[int]], list[int]] | None) -> None:
         g, n = self.game, self.n
         if rigged is None:
-            perm = self.rng.permutation(g.num_tiles).tolist()
-            h = g.hand_size
-            self.hands = [perm[i * h:(i + 1) * h] for i in range(n)]
-            self.boneyard = perm[n * h:]  # the top is the last element
+            self._deal()
         else:
             hands, boneyard = rigged
             self.hands = [list(x) for x in hands]
             self.boneyard = boneyard[::-1]
+        if g.lead == "double":  # nobody holds a double: the hand goes back and is dealt again
+            while not any(HALVES[t][0] == HALVES[t][1] for hand in self.hands for t in hand):
+                self.record["redeals"] += 1
+                self._deal()
         self._dealt = ([list(h) for h in self.hands], self.boneyard[::-1])  # boneyard top first
         self.hand_no += 1
         self.drawn = [0] * n
@@ -266,6 +340,8 @@ class DominoesState(State):
         self.plays: list[tuple[int, int, int]] = []  # (seat, tile, slot) in order
         self.review: list[int] | None = None  # [mover, announced, true score, responder index]
         self.true_score = 0
+        self.knock: list[int] | None = None  # [knocker, skipped, forced] while a forced scoring play is due
+        self.extra = NO_EXTRA  # EXTRA_EARNED by the play being settled, EXTRA_OFFERED to the player to act
         # first play: the highest double, else the heaviest tile (RULES.md §2.1)
         best, seat, tile = -1, 0, 0
         for s, hand in enumerate(self.hands):
@@ -275,6 +351,23 @@ class DominoesState(State):
         self.player = seat
         self.phase = PLAY_PHASE
         self._legal = [PLAY + tile * g.num_slots + LEAD_SLOT]
+
+    @property
+    def redeals(self) -> int:
+        """Hands dealt again this episode because nobody held a double (``lead="double"``)."""
+        return self.record["redeals"]
+
+    @property
+    def last_knock(self) -> dict | None:
+        """The latest knock and how it ended (``knocking=True``)."""
+        return self.record["last_knock"]
+
+    def _deal(self) -> None:
+        g = self.game
+        perm = self.rng.permutation(g.num_tiles).tolist()
+        h = g.hand_size
+        self.hands = [perm[i * h:(i + 1) * h] for i in range(self.n)]
+        self.boneyard = perm[self.n * h:]  # the top is the last element
 
     # -- turns ---------------------------------------------------------------------------------------
     def _plays_of(self, seat: int) -> list[int]:
@@ -298,14 +391,29 @@ class DominoesState(State):
         bits = self.layout.open_bits
         return any(TILE_BITS[t] & bits for t in self.hands[seat])
 
-    def _begin_turn(self, seat: int) -> None:
-        """The seat's turn: draw for them while they cannot play, then play or pass."""
+    def _scoring_plays(self, seat: int) -> list[int]:
+        """The seat's plays that score (the only legal ones for the player a knock forces)."""
+        g = self.game
+        out = []
+        for a in self._plays_of(seat):
+            c = self.layout.copy()
+            c.place(*g.decode_play(a))
+            if g.score_table[c.count]:
+                out.append(a)
+        return out
+
+    def _begin_turn(self, seat: int, may_knock: bool = True) -> None:
+        """The seat's turn: draw for them while they cannot play, then play or pass (with
+        knocking, a player who could draw first chooses between knocking and drawing)."""
         self.player = seat
         self.phase = PLAY_PHASE
         bits = self.layout.open_bits
         hand = self.hands[seat]
         if not any(TILE_BITS[t] & bits for t in hand):
             reserve = self.game.reserve
+            if may_knock and self.game.knocking and len(self.boneyard) > reserve:
+                self._legal = [self.game.KNOCK, self.game.DRAW]
+                return
             playable = False
             while len(self.boneyard) > reserve:
                 t = self.boneyard.pop()
@@ -354,11 +462,21 @@ class DominoesState(State):
         self._rewards = self.zero
         phase = self.phase
         if phase == PLAY_PHASE:
-            if a == g.PASS:
-                self._next_turn()
-            else:
+            if a < g.PASS:
                 tile, slot = divmod(a - PLAY, g.num_slots)
                 self._play(tile, slot)
+            elif a == g.PASS:
+                if self.knock is not None:  # only in a re-dealt world: the forced player has no scoring play
+                    self._revert_knock()
+                else:
+                    self._next_turn()
+            elif a == g.DRAW:
+                self._begin_turn(self.player, may_knock=False)
+            elif a == g.KNOCK:
+                self._knock()
+            else:  # STOP
+                self.extra = NO_EXTRA
+                self._next_turn()
         elif phase == ANNOUNCE_PHASE:
             v = a - g.ANNOUNCE
             self.scores[g.teams[self.player]] += v  # credited at once
@@ -376,9 +494,38 @@ class DominoesState(State):
         if self.scores != before or self.over:
             self._pay(before)
 
+    def _knock(self) -> None:
+        """RULES.md §2.8 knocking: skip the left neighbour; the player after must make a scoring
+        play if they have one, else play reverts to the knocker."""
+        n = self.n
+        knocker = self.player
+        self.knock = [knocker, (knocker + 1) % n, (knocker + 2) % n]
+        forced = self.knock[2]
+        plays = self._scoring_plays(forced)
+        if plays:
+            self.player = forced
+            self._legal = plays
+        else:
+            self._revert_knock()
+
+    def _revert_knock(self) -> None:
+        """No scoring play after a knock: the knocker draws until a playable tile and plays it or
+        passes; the skipped player is next."""
+        knocker, skipped, forced = self.knock
+        self.knock = None
+        self.record["last_knock"] = {"knocker": knocker, "skipped": skipped, "forced": forced, "scored": False}
+        self._begin_turn(knocker, may_knock=False)
+
     def _play(self, tile: int, slot: int) -> None:
         g = self.game
         seat = self.player
+        was_extra = False
+        if g.turn_rules:
+            if self.knock is not None:  # the forced scoring play: play goes on from this player
+                knocker, skipped, _ = self.knock
+                self.knock = None
+                self.record["last_knock"] = {"knocker": knocker, "skipped": skipped, "forced": seat, "scored": True}
+            was_extra, self.extra = self.extra == EXTRA_OFFERED, NO_EXTRA
         self.hands[seat].remove(tile)
         lay = self.layout
         if slot == LEAD_SLOT:
@@ -387,6 +534,9 @@ class DominoesState(State):
             lay.place(tile, slot)
         self.plays.append((seat, tile, slot))
         self.true_score = g.score_table[lay.count]
+        # with extra_play a double or a scoring play earns one more tile (not after the extra one)
+        if g.extra_play and not was_extra and (self.true_score > 0 or HALVES[tile][0] == HALVES[tile][1]):
+            self.extra = EXTRA_EARNED
         if g.muggins == "off":
             side = g.teams[seat]
             self.scores[side] += self.true_score
@@ -421,8 +571,18 @@ class DominoesState(State):
     def _after_play(self, seat: int) -> None:
         if not self.hands[seat]:
             self._end_hand_domino(seat)
-        else:
-            self._next_turn()
+            return
+        if self.extra == EXTRA_EARNED:
+            self.extra = NO_EXTRA
+            if len(self.hands[seat]) > 1:  # the extra tile may not be the player's last
+                plays = self._plays_of(seat)
+                if plays:
+                    self.player = seat
+                    self.phase = PLAY_PHASE
+                    self.extra = EXTRA_OFFERED
+                    self._legal = plays + [self.game.STOP]
+                    return
+        self._next_turn()
 
     # -- end of hand and game -------------------------------------------------------------------------
     def side_pips(self) -> list[int]:
@@ -432,22 +592,33 @@ class DominoesState(State):
             pips[g.teams[s]] += sum(PIPS[t] for t in hand)
         return pips
 
+    def _hand_bonus(self, side: int, pips: list[int], domino: bool) -> int:
+        """End-of-hand points of the winning ``side`` (RULES.md §2.5, §2.8)."""
+        g = self.game
+        if g.win_bonus != "pips":
+            return g.win_bonus
+        if g.variant.primes:
+            return prime_bonus(max(PIPS[t] for s, hand in enumerate(self.hands) if g.teams[s] != side
+                                   for t in hand))
+        if domino:
+            return sum(bonus_points(g.variant, p) for s, p in enumerate(pips) if s != side)
+        return bonus_points(g.variant, sum(pips) - pips[side] - pips[side])
+
     def _end_hand_domino(self, seat: int) -> None:
         g = self.game
         side = g.teams[seat]
         pips = self.side_pips()
-        bonus = sum(bonus_points(g.variant, p) for s, p in enumerate(pips) if s != side)
+        bonus = self._hand_bonus(side, pips, True)
         self._end_hand({"how": "domino", "seat": seat, "side": side, "pips": pips, "bonus": bonus}, side, bonus)
 
     def _end_hand_blocked(self) -> None:
-        g = self.game
         pips = self.side_pips()
         low = min(pips)
         if pips.count(low) > 1:
             self._end_hand({"how": "blocked", "seat": -1, "side": -1, "pips": pips, "bonus": 0}, -1, 0)
             return
         side = pips.index(low)
-        bonus = bonus_points(g.variant, sum(pips) - low - low)
+        bonus = self._hand_bonus(side, pips, False)
         self._end_hand({"how": "blocked", "seat": -1, "side": side, "pips": pips, "bonus": bonus}, side, bonus)
 
     def _end_hand(self, result: dict, side: int, bonus: int) -> None:
@@ -474,6 +645,8 @@ class DominoesState(State):
         self.phase = OVER
         self.winner_side = side
         self.review = None
+        self.knock = None
+        self.extra = NO_EXTRA
         self._legal = []
 
     def _pay(self, before: list[int]) -> None:
@@ -537,6 +710,13 @@ class DominoesState(State):
             ones.append(at["to_act"] + (self.current_player() - player) % n)
             if self.phase == RESPOND_PHASE:
                 ones.append(at["announcement"] + self.review[1])
+            if g.knocking:
+                if player == self.player and self._legal[0] == g.KNOCK:  # seen by the chooser only
+                    ones.append(at["knock_choice"])
+                if self.knock is not None:
+                    ones.append(at["knocker"] + (self.knock[0] - player) % n)
+            if self.extra == EXTRA_OFFERED:
+                ones.append(at["extra"])
         # the scalars are contiguous: count, scores, tiles, drawn, boneyard
         target, scores = g.target, self.scores
         values = [lay.count / g.max_count]
@@ -602,6 +782,14 @@ class DominoesState(State):
                               "responders": list(g.responders[mover]), "asking": idx}
         if self.last_hand is not None:
             view["last_hand"] = {k: (list(map(list, v)) if k == "hands" else v) for k, v in self.last_hand.items()}
+        if g.knocking:
+            view["knock"] = (dict(zip(("knocker", "skipped", "forced"), self.knock))
+                             if self.knock is not None else None)
+            view["last_knock"] = dict(self.last_knock) if self.last_knock else None
+        if g.extra_play:
+            view["extra_play"] = self.extra == EXTRA_OFFERED
+        if g.lead == "double":
+            view["redeals"] = self.redeals
         return view
 
     def scoreboard(self) -> tuple[str, list[float]]:
@@ -614,7 +802,8 @@ class DominoesState(State):
     def render(self, player: int | None = None) -> str:
         g = self.game
         lay = self.layout
-        title = (f"Muggins dominoes ({g.variant.name}: {LAYOUT_NAMES[g.variant.layout]}, double-{g.set_max}, "
+        title = (f"Muggins dominoes ({g.variant.name}: {g.variant.scoring}, {LAYOUT_NAMES[g.variant.layout]}, "
+                 f"double-{g.set_max}, "
                  f"{self.n} players{', partnerships' if g.partnerships else ''}), hand {self.hand_no}, "
                  f"phase {PHASE_NAMES[self.phase]}")
         lines = [title]
@@ -646,6 +835,12 @@ class DominoesState(State):
         if self.phase == RESPOND_PHASE:
             mover, announced, true, _ = self.review
             lines.append(f"under review: player {mover} announced {announced} (true score {true})")
+        if self.knock is not None:
+            knocker, skipped, forced = self.knock
+            lines.append(f"knock: player {knocker} knocked, player {skipped} is skipped, "
+                         f"player {forced} must make a scoring play")
+        if self.extra == EXTRA_OFFERED:
+            lines.append(f"extra play: player {self.player} may play one more tile or stop")
         if self.phase == OVER:
             if self.truncated:
                 lines.append("result: draw (hand limit)")
@@ -669,6 +864,8 @@ class DominoesState(State):
             "review": list(self.review) if self.review else None,
             "last_review": dict(self.last_review) if self.last_review else None,
             "last_hand": self.last_hand, "winner_side": self.winner_side, "truncated": self.truncated,
+            "knock": list(self.knock) if self.knock else None, "last_knock": self.last_knock,
+            "extra": EXTRA_NAMES[self.extra], "redeals": self.redeals,
         }
 
     def clone(self) -> DominoesState:
@@ -685,6 +882,8 @@ class DominoesState(State):
         c.layout = self.layout.copy()
         c.plays = self.plays[:]
         c.review = self.review[:] if self.review else None
+        c.knock = self.knock[:] if self.knock else None
+        c.record = dict(self.record)
         c._legal = self._legal[:]
         c._returns = self._returns.copy()
         return c
@@ -713,9 +912,26 @@ class DominoesState(State):
                 i += k
         c.boneyard = pool[i:]
         if c.phase == PLAY_PHASE and c.player != player and keep < 0:
-            c._legal = c._plays_of(c.player) or [self.game.PASS]
+            c._legal = c._redecide()
             c._mask = None
         return c
+
+    def _redecide(self) -> list[int]:
+        """The mover's decision in a re-dealt world (``resample_hidden``), from their new hand:
+        the same kind of decision (knock or draw, the extra play or stop, the forced scoring
+        play) where the new hand allows it, else its plays, else a pass (which, for a player
+        a knock forces, reverts the knock)."""
+        g, seat = self.game, self.player
+        if self.extra == EXTRA_OFFERED:
+            return (self._plays_of(seat) if len(self.hands[seat]) > 1 else []) + [g.STOP]
+        if self.knock is not None:
+            return self._scoring_plays(seat) or [g.PASS]
+        plays = self._plays_of(seat)
+        if plays:
+            return plays
+        if self._legal[0] == g.KNOCK:
+            return [g.KNOCK, g.DRAW]
+        return [g.PASS]
 
 
 __all__ = ["FACTS", "LEAD_SLOT", "PHASE_NAMES", "PLAY", "DominoesGame", "DominoesState"]
