@@ -7,8 +7,10 @@ its observation and mask bytes, every reward, termination and readable info (leg
 names, the view), the derived features, and at the end the render; and the moves of
 heuristic-only and search-vs-heuristic games through the kernel. The recorded digests
 (``data/default_trajectories.json``) were taken on the code before lowball existed and
-before the review view changed (commit fdc9fab): ``python -m tests.trajectories`` rewrites them, which is only
-right when a change of the default game is intended.
+before the review view changed (commit fdc9fab); the card Muggins random-play digests were taken
+again after issue 16's render wording ("1 card", "player 1 wins"), checked equal before it in all
+but the final render: ``python -m tests.trajectories`` rewrites them, which is only right when a
+change of the default game is intended.
 """
 
 from __future__ import annotations
