@@ -7,6 +7,7 @@ snapshots of the learner. Illegal actions get probability 0 (their logits are ma
 ``load_ppo_agent(path, game_id, options)`` accepts a run directory (``model.zip`` and its
 ``model.npz`` in it), a ``.zip`` saved by sb3-contrib, or a ``.npz`` written by
 ``NumpyPolicy.save``; it checks that the policy fits the game's observation and action sizes.
+A ``.npz`` whose ``kind`` is ``action_scorer`` holds the per-action scorer (``agents/scorer.py``).
 """
 
 from __future__ import annotations
@@ -111,6 +112,32 @@ class NumpyPolicy:
             return cls.from_arrays({k: data[k] for k in data.files})
 
 
+def policy_from_arrays(arrays: dict[str, np.ndarray]) -> Any:
+    """A numpy policy from its saved arrays: the per-action scorer or the MLP, by ``kind``."""
+    if "kind" in arrays:
+        from .scorer import KIND, ScorerPolicy
+
+        if str(arrays["kind"]) != KIND:
+            raise ValueError(f"unknown policy kind {str(arrays['kind'])!r}; known: mlp (no kind), {KIND}")
+        return ScorerPolicy.from_arrays(arrays)
+    return NumpyPolicy.from_arrays(arrays)
+
+
+def load_npz(path: str | os.PathLike) -> Any:
+    """The numpy policy saved at ``path`` (``.npz``), whichever kind it is."""
+    with np.load(path, allow_pickle=False) as data:
+        return policy_from_arrays({k: data[k] for k in data.files})
+
+
+def policy_from_sb3(policy: Any) -> Any:
+    """The numpy actor of an SB3 policy: the per-action scorer's or the MLP's."""
+    if hasattr(policy.mlp_extractor, "coef"):  # train.scorer_policy.ActionScorerNet
+        from .scorer import ScorerPolicy
+
+        return ScorerPolicy.from_sb3(policy)
+    return NumpyPolicy.from_sb3(policy)
+
+
 class PPOAgent:
     """An agent playing a trained policy: the most probable legal action (``deterministic``,
     the default) or a sample from the masked distribution. A policy trained with derived
@@ -151,17 +178,17 @@ def _resolve(path: Path) -> Path:
     return path
 
 
-def load_policy(path: str | os.PathLike) -> NumpyPolicy:
+def load_policy(path: str | os.PathLike) -> Any:
     path = _resolve(Path(path))
     if path.suffix == ".npz":
-        return NumpyPolicy.load(path)
+        return load_npz(path)
     sibling = path.with_name(path.stem + ".npz")  # written beside every saved model.zip
     if sibling.exists() and sibling.stat().st_mtime >= path.stat().st_mtime:
-        return NumpyPolicy.load(sibling)
+        return load_npz(sibling)
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO.load(str(path), device="cpu")
-    return NumpyPolicy.from_sb3(model.policy)
+    return policy_from_sb3(model.policy)
 
 
 def model_card(path: str | os.PathLike) -> dict | None:
