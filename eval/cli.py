@@ -66,7 +66,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-plot", action="store_true")
     p.add_argument("--merge", nargs="+", metavar="DIR", help="pool saved runs (their --out folders) of one "
                    "experiment with different seeds into one report; plays nothing")
+    p.add_argument("--list-agents", action="store_true", help="name the agent kinds and the zoo models, then exit")
     return p
+
+
+def list_agents() -> int:
+    from muggins_env.agents import AGENT_KINDS
+
+    from muggins_env.zoo import list_models, model_card
+
+    print("agent kinds: " + ", ".join(AGENT_KINDS))
+    print("zoo models (spec zoo:<name>):")
+    for name in list_models():
+        card = model_card(name)
+        print(f"  zoo:{name:28s} {card.get('summary', '')}")
+    return 0
 
 
 PRESET_KEYS = ("game", "options", "agents", "deals", "seed", "lineup", "workers", "out")
@@ -136,6 +150,8 @@ def report(result, summary: dict, out: str | None, plot: bool) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.list_agents:
+        return list_agents()
     if args.merge:
         return merge_main(parser, args)
     cfg: dict = {}
