@@ -30,7 +30,41 @@ ACTIVATIONS = {
 _TORCH_ACTIVATIONS = {"Tanh": "tanh", "ReLU": "relu", "Identity": "identity"}
 
 
-class NumpyPolicy:
+class MaskedPolicy:
+    """Masked softmax over ``logits(obs)`` (subclasses may score only the legal actions)."""
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def legal_logits(self, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        return self.logits(obs)[legal]
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        raise NotImplementedError
+
+    def save(self, path: str | os.PathLike) -> None:
+        np.savez(path, **self.to_arrays())
+
+    def probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        z = np.where(np.asarray(mask, bool), self.logits(obs).astype(np.float64), -np.inf)
+        z = np.exp(z - z.max(axis=-1, keepdims=True))
+        return z / z.sum(axis=-1, keepdims=True)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None,
+            deterministic: bool = True) -> int:
+        legal = np.flatnonzero(mask)
+        if len(legal) == 1:
+            return int(legal[0])
+        z = self.legal_logits(obs, legal)
+        if deterministic or rng is None:
+            return int(legal[int(np.argmax(z))])
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        i = int(np.searchsorted(np.cumsum(p), rng.random()))
+        return int(legal[min(i, len(legal) - 1)])
+
+
+class NumpyPolicy(MaskedPolicy):
     """The actor of a MaskablePPO MlpPolicy: ``layers`` of (W, b) then the action head."""
 
     def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], head: tuple[np.ndarray, np.ndarray],
@@ -68,24 +102,6 @@ class NumpyPolicy:
         w, b = self._head_t
         return x @ w + b
 
-    def probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        z = np.where(np.asarray(mask, bool), self.logits(obs).astype(np.float64), -np.inf)
-        z = np.exp(z - z.max(axis=-1, keepdims=True))
-        return z / z.sum(axis=-1, keepdims=True)
-
-    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None,
-            deterministic: bool = True) -> int:
-        legal = np.flatnonzero(mask)
-        if len(legal) == 1:
-            return int(legal[0])
-        z = self.logits(obs)[legal]
-        if deterministic or rng is None:
-            return int(legal[int(np.argmax(z))])
-        p = np.exp(z - z.max())
-        p /= p.sum()
-        i = int(np.searchsorted(np.cumsum(p), rng.random()))
-        return int(legal[min(i, len(legal) - 1)])
-
     # -- persistence -------------------------------------------------------------------------------
     def to_arrays(self) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {"activation": np.array(self.activation)}
@@ -102,9 +118,6 @@ class NumpyPolicy:
         layers = [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(n)]
         features = str(arrays["features"]) if "features" in arrays else None
         return cls(layers, (arrays["head_w"], arrays["head_b"]), str(arrays["activation"]), features)
-
-    def save(self, path: str | os.PathLike) -> None:
-        np.savez(path, **self.to_arrays())
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> NumpyPolicy:

@@ -18,15 +18,14 @@ from typing import Any
 import numpy as np
 
 from .features import ActionFeatures
+from .ppo import _TORCH_ACTIVATIONS, ACTIVATIONS, MaskedPolicy
 
 KIND = "action_scorer"
 
 
-class ScorerPolicy:
+class ScorerPolicy(MaskedPolicy):
     def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], pair: dict[str, np.ndarray],
                  actions: ActionFeatures, activation: str = "tanh", features: str | None = None) -> None:
-        from .ppo import ACTIVATIONS
-
         if activation not in ACTIVATIONS:
             raise ValueError(f"activation {activation!r} is not supported; allowed: {', '.join(ACTIVATIONS)}")
         self.layers = [(np.ascontiguousarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
@@ -46,8 +45,6 @@ class ScorerPolicy:
     @classmethod
     def from_sb3(cls, policy: Any) -> ScorerPolicy:
         """From a ``train.scorer_policy.ActionScorerPolicy``."""
-        from .ppo import _TORCH_ACTIVATIONS
-
         sd = {k: v.detach().cpu().numpy() for k, v in policy.state_dict().items()}
         prefix = "mlp_extractor.state_net."
         idx = sorted({int(k[len(prefix):].split(".")[0]) for k in sd if k.startswith(prefix)})
@@ -75,23 +72,8 @@ class ScorerPolicy:
     def logits(self, obs: np.ndarray) -> np.ndarray:
         return self._scores(np.asarray(obs, np.float32), slice(None))
 
-    def probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        z = np.where(np.asarray(mask, bool), self.logits(obs).astype(np.float64), -np.inf)
-        z = np.exp(z - z.max(axis=-1, keepdims=True))
-        return z / z.sum(axis=-1, keepdims=True)
-
-    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None,
-            deterministic: bool = True) -> int:
-        legal = np.flatnonzero(mask)
-        if len(legal) == 1:
-            return int(legal[0])
-        z = self._scores(np.asarray(obs, np.float32), legal)  # only the legal actions are scored
-        if deterministic or rng is None:
-            return int(legal[int(np.argmax(z))])
-        p = np.exp(z - z.max())
-        p /= p.sum()
-        i = int(np.searchsorted(np.cumsum(p), rng.random()))
-        return int(legal[min(i, len(legal) - 1)])
+    def legal_logits(self, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        return self._scores(np.asarray(obs, np.float32), legal)  # only the legal actions are scored
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {"kind": np.array(KIND), "activation": np.array(self.activation),
@@ -111,6 +93,3 @@ class ScorerPolicy:
         features = str(arrays["features"]) if "features" in arrays else None
         return cls(layers, pair, ActionFeatures(arrays["action_index"], arrays["action_static"]),
                    str(arrays["activation"]), features)
-
-    def save(self, path: Any) -> None:
-        np.savez(path, **self.to_arrays())

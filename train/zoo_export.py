@@ -46,7 +46,7 @@ def summary_line(card: dict) -> str:
 
 
 def export(run: str | Path, name: str, eval_dir: str | Path | None = None, preset: str | None = None,
-           zoo: Path = ZOO) -> Path:
+           zoo: Path = ZOO, train_args: str = "") -> Path:
     run = Path(run)
     src = json.loads((run / "model_card.json").read_text())
     game_id = src["game"]
@@ -65,7 +65,8 @@ def export(run: str | Path, name: str, eval_dir: str | Path | None = None, prese
         "timesteps": src["timesteps"], "train_seconds": src["train_seconds"], "pretrain": src.get("pretrain"),
         "seed": src["seed"], "config": cfg, "machine": src.get("machine"),
         "regenerate": (f"python -m muggins_env.train --game {game_id} --preset {preset} --seed {src['seed']} "
-                       f"--out {run} && python -m muggins_env.train.zoo_export {run} {name} --preset {preset}"
+                       f"--out {run}{' ' + train_args if train_args else ''} && python -m "
+                       f"muggins_env.train.zoo_export {run} {name} --preset {preset}"
                        + (f" --eval {eval_dir}" if eval_dir else "")) if preset else None,
         "evaluation": _evaluation(Path(eval_dir)) if eval_dir else {"train_eval": src.get("evaluation")},
     }
@@ -81,8 +82,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("name", help="the model's name in the zoo (default: the spec zoo:<env_id>)")
     p.add_argument("--eval", help="a muggins-eval --out folder evaluating the model against the heuristic")
     p.add_argument("--preset", help="the preset the run was trained with (recorded for regeneration)")
+    p.add_argument("--train-args", default="", help="further muggins-train arguments of the run (e.g. "
+                   "'--timesteps 750000'), recorded for regeneration")
     args = p.parse_args(argv)
-    print(f"wrote {export(args.run, args.name, args.eval, args.preset)}")
+    print(f"wrote {export(args.run, args.name, args.eval, args.preset, train_args=args.train_args)}")
     return 0
 
 
