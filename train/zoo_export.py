@@ -57,6 +57,12 @@ def export(run: str | Path, name: str, eval_dir: str | Path | None = None, prese
     shutil.copyfile(run / "model.npz", dest / "model.npz")
     opts = dict(game.options)
     cfg = src["config"]
+    evaluate = ""
+    if eval_dir:
+        ev = _evaluation(Path(eval_dir))
+        opts_text = "".join(f" --opt {k}={v}" for k, v in (ev["options"] or {}).items())
+        evaluate = (f" && muggins-eval --game {game_id}{opts_text} --agents ppo:{run} heuristic --deals {ev['deals']} "
+                    f"--seed {ev['seed']} --out {eval_dir}")
     card: dict[str, Any] = {
         "game": game_id, "game_options": opts,
         "game_options_text": ", ".join(f"{k}={v}" for k, v in opts.items() if k != "reward"),
@@ -65,8 +71,9 @@ def export(run: str | Path, name: str, eval_dir: str | Path | None = None, prese
         "timesteps": src["timesteps"], "train_seconds": src["train_seconds"], "pretrain": src.get("pretrain"),
         "seed": src["seed"], "config": cfg, "machine": src.get("machine"),
         "regenerate": (f"python -m muggins_env.train --game {game_id} --preset {preset} --seed {src['seed']} "
-                       f"--out {run}{' ' + train_args if train_args else ''} && python -m "
+                       f"--out {run}{' ' + train_args if train_args else ''}{evaluate} && python -m "
                        f"muggins_env.train.zoo_export {run} {name} --preset {preset}"
+                       + (f" --train-args {train_args!r}" if train_args else "")
                        + (f" --eval {eval_dir}" if eval_dir else "")) if preset else None,
         "evaluation": _evaluation(Path(eval_dir)) if eval_dir else {"train_eval": src.get("evaluation")},
     }
