@@ -7,6 +7,7 @@
 | ``search`` / ``search:N`` | determinised Monte-Carlo over heuristic rollouts, N rollouts per decision (default 200); extra settings as ``search:N,z=0.5,max_candidates=4,horizon=40`` |
 | ``ppo:path`` | a trained MaskablePPO policy (``agents/ppo.py``; torch only if a .zip must be read) |
 | ``rllib:path`` | a policy trained by ``muggins-train --backend rllib``, exported to numpy (no Ray, no torch) |
+| ``zoo:env_id`` / ``zoo:env_id/name`` | a trained policy shipped in the package (``muggins_env/zoo``; no torch) |
 
 ``make_agent(spec, game_id, options)`` builds one; the protocol is in ``agents/base.py``:
 ``act(observation, action_mask, rng, info=None) -> int`` where ``info`` is the player's
@@ -35,7 +36,7 @@ __all__ = [
     "state_sampler",
 ]
 
-AGENT_KINDS = ("random", "heuristic", "search", "ppo", "rllib")
+AGENT_KINDS = ("random", "heuristic", "search", "ppo", "rllib", "zoo")
 
 #: game id -> "module:Heuristic[:Evaluator]" (modules of this package, imported lazily)
 HEURISTICS = {
@@ -91,6 +92,10 @@ def parse_spec(spec: str) -> tuple[str, str, dict[str, Any]]:
         if not arg:
             raise ValueError(f"agent spec {spec!r}: give the model path, e.g. {kind}:runs/michigan")
         return kind, arg, {}
+    if kind == "zoo":
+        if not arg:
+            raise ValueError(f"agent spec {spec!r}: name the model, e.g. zoo:cribbage_v0 or zoo:cribbage_v0/4p")
+        return kind, arg, {}
     kwargs: dict[str, Any] = {}
     parts = [p for p in arg.split(",") if p] if arg else []
     positional = ""
@@ -144,6 +149,10 @@ def make_agent(spec: str, game_id: str, options: dict | None = None) -> Agent:
         from .ppo import load_rllib_agent
 
         return load_rllib_agent(arg, game_id, options)
+    if kind == "zoo":
+        from muggins_env.zoo import load_zoo_agent
+
+        return load_zoo_agent(arg, game_id, options)
     cls, ev_cls = _heuristic_parts(game_id)
     heuristic = cls(game)
     if kind == "heuristic":

@@ -190,3 +190,149 @@ def make_features(name: str | None, game_id: str, game: Any) -> Features | None:
     if name != "derived":
         raise ValueError(f"features={name!r} is not allowed; allowed: {', '.join(FEATURE_SETS)}")
     return derived_features(game_id, game)
+
+
+# -- per-action features (the ``action_scorer`` policy) ------------------------------------------------
+#
+# A policy that scores every legal action with shared weights needs, for each action index, a few
+# numbers describing *that* action. They are read from the policy's input (the observation with the
+# derived features appended) through a fixed index map, plus a fixed table of descriptors (the kind
+# of action, a card's rank and suit, a tile's pips): gathering is the same code in torch and numpy
+# and knows nothing of any game. Each game supplies its map through one function below.
+
+
+class ActionFeatures:
+    """``index``: int32[A, k], the entry of the policy input (observation ++ derived features)
+    holding channel j of action a, or -1 for 0; ``static``: float32[A, s], fixed descriptors."""
+
+    def __init__(self, index: np.ndarray, static: np.ndarray) -> None:
+        self.index = np.ascontiguousarray(index, np.int32)
+        self.static = np.ascontiguousarray(static, np.float32)
+        if self.index.ndim != 2 or self.static.ndim != 2 or len(self.index) != len(self.static):
+            raise ValueError(f"action features: index {self.index.shape} and static {self.static.shape} "
+                             "must be [num_actions, k] and [num_actions, s]")
+
+    @property
+    def size(self) -> int:
+        return self.index.shape[1] + self.static.shape[1]
+
+    def __call__(self, x: np.ndarray, actions: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """float32[..., len(actions), size] for inputs ``x`` [..., input size]."""
+        idx = self.index[actions]
+        g = np.where(idx >= 0, np.take(x, np.maximum(idx, 0), axis=-1), 0.0).astype(np.float32)
+        st = np.broadcast_to(self.static[actions], g.shape[:-1] + (self.static.shape[1],))
+        return np.concatenate([g, st], axis=-1)
+
+
+def _kinds(num_actions: int, bounds: list[int]) -> np.ndarray:
+    """One-hot of the action kind, the kinds being the ranges [bounds[i], bounds[i+1])."""
+    out = np.zeros((num_actions, len(bounds)), np.float32)
+    for i, lo in enumerate(bounds):
+        hi = bounds[i + 1] if i + 1 < len(bounds) else num_actions
+        out[lo:hi, i] = 1.0
+    return out
+
+
+def _card_descriptors(num_actions: int, first: int = 0) -> np.ndarray:
+    """Rank one-hot (13) and suit one-hot (4) of the card of actions first..first+51 (card ids)."""
+    out = np.zeros((num_actions, 17), np.float32)
+    c = np.arange(52)
+    out[first + c, c % 13] = 1.0
+    out[first + c, 13 + c // 13] = 1.0
+    return out
+
+
+def _cribbage_actions(game: Any, derived: int | None) -> ActionFeatures:
+    from ..games.cribbage import rules as R
+
+    a, layout = game.num_actions, game.observation_layout
+    hand = 0
+    for name, size in layout.items():  # the offset of the own-hand block
+        if name == "hand":
+            break
+        hand += size
+    index = -np.ones((a, 7), np.int32)
+    cards = np.arange(52)
+    index[cards, 0] = hand + cards
+    if derived is not None:
+        f = CribbageFeatures
+        for ch, at in enumerate((61, 113, f.PLAY_RISK, f.PLAY_COUNT, f.DEAL_VALUE), start=1):
+            index[cards, ch] = derived + at + cards
+        n = np.arange(R.MAX_COUNT + 1)
+        index[R.ANNOUNCE + n, 6] = derived + n  # this announcement is the true count
+        index[R.MUGGINS + n[1:], 6] = derived + 30 + n[1:]  # the announcement missed exactly N
+        index[R.OVERCOUNT, 6] = derived + 60  # the announcement is too high
+    static = np.concatenate([_kinds(a, [0, R.GO, R.ANNOUNCE, R.ACCEPT, R.OVERCOUNT, R.MUGGINS + 1]),
+                             _card_descriptors(a), np.zeros((a, 1), np.float32)], axis=1)
+    static[R.ANNOUNCE:R.ACCEPT, -1] = np.arange(R.ACCEPT - R.ANNOUNCE) / 29.0
+    static[R.MUGGINS + 1:, -1] = np.arange(1, a - R.MUGGINS) / 29.0
+    return ActionFeatures(index, static)
+
+
+def _dominoes_actions(game: Any, derived: int | None) -> ActionFeatures:
+    from ..kernel.tiles import halves
+
+    a, p, m, slots = game.num_actions, game.PASS, game.max_announcement, game.num_slots
+    index = -np.ones((a, 3), np.int32)
+    plays = np.arange(p)
+    index[plays, 0] = plays // slots  # the tile is in the own hand (the observation starts with it)
+    if derived is not None:
+        index[plays, 1] = derived + m + 2 + plays  # the play's immediate score
+        v = np.arange(m + 1)
+        index[p + 1 + v, 2] = derived + v  # this announcement is the true score
+        index[game.MUGGINS, 2] = derived + m + 1  # the announcement under review is wrong
+    kinds = _kinds(a, [0, p, p + 1, game.ACCEPT, game.MUGGINS])
+    extra = np.zeros((a, 4 + min(slots, 5)), np.float32)
+    for act in plays:
+        hi, lo = halves(int(act // slots))
+        extra[act, 0:3] = hi / game.set_max, lo / game.set_max, float(hi == lo)
+        extra[act, 4 + min(int(act % slots), 4)] = 1.0
+    extra[p + 1:p + 2 + m, 3] = np.arange(m + 1) / max(1, m)
+    return ActionFeatures(index, np.concatenate([kinds, extra], axis=1))
+
+
+def _muggins_cards_actions(game: Any, derived: int | None) -> ActionFeatures:
+    from .heuristic_muggins_cards import CALL, COMMON_PILE, OPPONENT_DISCARD, OWN_DISCARD, PASS
+
+    a = game.num_actions
+    index = -np.ones((a, 3), np.int32)
+    if derived is not None:
+        f = MugginsCardsFeatures(game)
+        acts = np.arange(a)
+        index[:, 0] = derived + acts  # a correct placement
+        index[:, 1] = derived + f.MINE + acts
+        index[:, 2] = derived + f.THEIRS + acts
+        index[CALL, 0] = derived + f.MISTAKE  # a founded call
+    static = np.concatenate([_kinds(a, [COMMON_PILE, OPPONENT_DISCARD, OWN_DISCARD, PASS, CALL]),
+                             np.zeros((a, 1), np.float32)], axis=1)
+    static[OPPONENT_DISCARD:OWN_DISCARD, -1] = np.arange(1, OWN_DISCARD - OPPONENT_DISCARD + 1) / 6.0
+    return ActionFeatures(index, static)
+
+
+def _michigan_actions(game: Any, derived: int | None) -> ActionFeatures:
+    a = game.num_actions
+    index = -np.ones((a, 2), np.int32)
+    cards = np.arange(52)
+    index[cards, 0] = cards  # held (the observation starts with the own hand)
+    rank = cards % 13  # 0 = ace, which is high: 2 .. K, A
+    index[cards, 1] = np.where(rank == 0, -1, np.where(rank == 12, cards - 12, cards + 1))  # next rank held
+    return ActionFeatures(index, _card_descriptors(a))
+
+
+#: game id -> its per-action features: ``fn(game, derived offset or None) -> ActionFeatures``
+ACTION_FEATURES = {
+    "cribbage_v0": _cribbage_actions,
+    "muggins_dominoes_v0": _dominoes_actions,
+    "muggins_cards_v0": _muggins_cards_actions,
+    "michigan_v0": _michigan_actions,
+}
+
+
+def action_features(game_id: str, game: Any, features: str | None) -> ActionFeatures:
+    """The per-action features of ``game_id`` for a policy whose input is the observation with the
+    derived features ``features`` (None/"none": the observation alone) appended."""
+    if game_id not in ACTION_FEATURES:
+        raise ValueError(f"no per-action features for game {game_id!r}; games with them: "
+                         f"{', '.join(ACTION_FEATURES)}")
+    derived = None if make_features(features, game_id, game) is None else game.observation_size
+    return ACTION_FEATURES[game_id](game, derived)

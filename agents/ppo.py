@@ -7,6 +7,7 @@ snapshots of the learner. Illegal actions get probability 0 (their logits are ma
 ``load_ppo_agent(path, game_id, options)`` accepts a run directory (``model.zip`` and its
 ``model.npz`` in it), a ``.zip`` saved by sb3-contrib, or a ``.npz`` written by
 ``NumpyPolicy.save``; it checks that the policy fits the game's observation and action sizes.
+A ``.npz`` whose ``kind`` is ``action_scorer`` holds the per-action scorer (``agents/scorer.py``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,41 @@ ACTIVATIONS = {
 _TORCH_ACTIVATIONS = {"Tanh": "tanh", "ReLU": "relu", "Identity": "identity"}
 
 
-class NumpyPolicy:
+class MaskedPolicy:
+    """Masked softmax over ``logits(obs)`` (subclasses may score only the legal actions)."""
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def legal_logits(self, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        return self.logits(obs)[legal]
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        raise NotImplementedError
+
+    def save(self, path: str | os.PathLike) -> None:
+        np.savez(path, **self.to_arrays())
+
+    def probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        z = np.where(np.asarray(mask, bool), self.logits(obs).astype(np.float64), -np.inf)
+        z = np.exp(z - z.max(axis=-1, keepdims=True))
+        return z / z.sum(axis=-1, keepdims=True)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None,
+            deterministic: bool = True) -> int:
+        legal = np.flatnonzero(mask)
+        if len(legal) == 1:
+            return int(legal[0])
+        z = self.legal_logits(obs, legal)
+        if deterministic or rng is None:
+            return int(legal[int(np.argmax(z))])
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        i = int(np.searchsorted(np.cumsum(p), rng.random()))
+        return int(legal[min(i, len(legal) - 1)])
+
+
+class NumpyPolicy(MaskedPolicy):
     """The actor of a MaskablePPO MlpPolicy: ``layers`` of (W, b) then the action head."""
 
     def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], head: tuple[np.ndarray, np.ndarray],
@@ -67,24 +102,6 @@ class NumpyPolicy:
         w, b = self._head_t
         return x @ w + b
 
-    def probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        z = np.where(np.asarray(mask, bool), self.logits(obs).astype(np.float64), -np.inf)
-        z = np.exp(z - z.max(axis=-1, keepdims=True))
-        return z / z.sum(axis=-1, keepdims=True)
-
-    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None,
-            deterministic: bool = True) -> int:
-        legal = np.flatnonzero(mask)
-        if len(legal) == 1:
-            return int(legal[0])
-        z = self.logits(obs)[legal]
-        if deterministic or rng is None:
-            return int(legal[int(np.argmax(z))])
-        p = np.exp(z - z.max())
-        p /= p.sum()
-        i = int(np.searchsorted(np.cumsum(p), rng.random()))
-        return int(legal[min(i, len(legal) - 1)])
-
     # -- persistence -------------------------------------------------------------------------------
     def to_arrays(self) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {"activation": np.array(self.activation)}
@@ -102,13 +119,36 @@ class NumpyPolicy:
         features = str(arrays["features"]) if "features" in arrays else None
         return cls(layers, (arrays["head_w"], arrays["head_b"]), str(arrays["activation"]), features)
 
-    def save(self, path: str | os.PathLike) -> None:
-        np.savez(path, **self.to_arrays())
-
     @classmethod
     def load(cls, path: str | os.PathLike) -> NumpyPolicy:
         with np.load(path, allow_pickle=False) as data:
             return cls.from_arrays({k: data[k] for k in data.files})
+
+
+def policy_from_arrays(arrays: dict[str, np.ndarray]) -> Any:
+    """A numpy policy from its saved arrays: the per-action scorer or the MLP, by ``kind``."""
+    if "kind" in arrays:
+        from .scorer import KIND, ScorerPolicy
+
+        if str(arrays["kind"]) != KIND:
+            raise ValueError(f"unknown policy kind {str(arrays['kind'])!r}; known: mlp (no kind), {KIND}")
+        return ScorerPolicy.from_arrays(arrays)
+    return NumpyPolicy.from_arrays(arrays)
+
+
+def load_npz(path: str | os.PathLike) -> Any:
+    """The numpy policy saved at ``path`` (``.npz``), whichever kind it is."""
+    with np.load(path, allow_pickle=False) as data:
+        return policy_from_arrays({k: data[k] for k in data.files})
+
+
+def policy_from_sb3(policy: Any) -> Any:
+    """The numpy actor of an SB3 policy: the per-action scorer's or the MLP's."""
+    if hasattr(policy.mlp_extractor, "coef"):  # train.scorer_policy.ActionScorerNet
+        from .scorer import ScorerPolicy
+
+        return ScorerPolicy.from_sb3(policy)
+    return NumpyPolicy.from_sb3(policy)
 
 
 class PPOAgent:
@@ -151,17 +191,17 @@ def _resolve(path: Path) -> Path:
     return path
 
 
-def load_policy(path: str | os.PathLike) -> NumpyPolicy:
+def load_policy(path: str | os.PathLike) -> Any:
     path = _resolve(Path(path))
     if path.suffix == ".npz":
-        return NumpyPolicy.load(path)
+        return load_npz(path)
     sibling = path.with_name(path.stem + ".npz")  # written beside every saved model.zip
     if sibling.exists() and sibling.stat().st_mtime >= path.stat().st_mtime:
-        return NumpyPolicy.load(sibling)
+        return load_npz(sibling)
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO.load(str(path), device="cpu")
-    return NumpyPolicy.from_sb3(model.policy)
+    return policy_from_sb3(model.policy)
 
 
 def model_card(path: str | os.PathLike) -> dict | None:

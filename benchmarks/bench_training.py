@@ -5,6 +5,7 @@ process, one policy forward pass for all of them), in the same run.
 
   python benchmarks/bench_training.py --game cribbage_v0 --options '{"muggins": false}'
   python benchmarks/bench_training.py --game cribbage_v0 --n-envs 32 64 128 --n-steps 64 --batch-size 2048
+  python benchmarks/bench_training.py --options '{"muggins": false}' --policy action_scorer --no-dummy
 
 The defaults are the best setup found on the 2-core machine (cribbage 2p, muggins off):
 128 games, n_steps 64, batch 4096, 2 epochs, net [128, 128], ONE torch thread (two threads
@@ -44,7 +45,8 @@ def env_rate(venv, steps: int, seed: int = 0) -> float:
 
 
 def ppo_rate(venv, steps: int, n_steps: int, batch_size: int, n_epochs: int, net: list[int],
-             threads: int) -> tuple[float, float]:
+             threads: int, policy: str = "mlp", game: tuple | None = None,
+             action_hidden: int = 8) -> tuple[float, float]:
     """(steps/s of learn, share of the time spent in rollouts)."""
     import torch
     from sb3_contrib import MaskablePPO
@@ -69,8 +71,17 @@ def ppo_rate(venv, steps: int, n_steps: int, batch_size: int, n_epochs: int, net
             return True
 
     batch = min(batch_size, n_steps * venv.num_envs)
-    model = MaskablePPO("MlpPolicy", venv, n_steps=n_steps, batch_size=batch, n_epochs=n_epochs,
-                        policy_kwargs={"net_arch": list(net)}, device="cpu", verbose=0)
+    cls, kwargs = "MlpPolicy", {}
+    if policy == "action_scorer":  # the per-action scorer (train/scorer_policy.py) on the plain observation
+        from muggins_env.agents import make_game
+        from muggins_env.agents.features import action_features
+        from muggins_env.train.scorer_policy import ActionScorerPolicy
+
+        af = action_features(game[0], make_game(game[0], game[1]), "none")
+        cls, kwargs = ActionScorerPolicy, {"action_index": af.index, "action_static": af.static,
+                                           "action_hidden": action_hidden}
+    model = MaskablePPO(cls, venv, n_steps=n_steps, batch_size=batch, n_epochs=n_epochs,
+                        policy_kwargs={"net_arch": list(net), **kwargs}, device="cpu", verbose=0)
     model.learn(min(n_steps * venv.num_envs, 4096))  # warm-up: a rollout and an update
     timer = Timer()
     t0 = time.perf_counter()
@@ -95,6 +106,9 @@ def main(argv=None) -> int:
     p.add_argument("--n-epochs", type=int, default=2)
     p.add_argument("--net", type=int, nargs="+", default=[128, 128])
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--policy", choices=("mlp", "action_scorer"), default="mlp",
+                   help="the policy network (config ppo.policy)")
+    p.add_argument("--action-hidden", type=int, default=8, help="action_scorer: width of the pair network")
     p.add_argument("--no-dummy", action="store_true", help="skip the one-env DummyVecEnv rows")
     p.add_argument("--no-ppo", action="store_true", help="only the env stepping rows")
     args = p.parse_args(argv)
@@ -109,13 +123,14 @@ def main(argv=None) -> int:
         setups.append((f"BatchedSeatVecEnv x{n}",
                        lambda n=n: BatchedSeatVecEnv([make(i)() for i in range(n)]), args.n_steps))
     print(f"{args.game} {opts}: learner steps/s (random opponents, skip_forced); ppo: batch "
-          f"{args.batch_size}, {args.n_epochs} epochs, net {args.net}, {args.threads} torch threads", flush=True)
+          f"{args.batch_size}, {args.n_epochs} epochs, net {args.net}, {args.threads} torch threads, "
+          f"policy {args.policy}", flush=True)
     for name, build, n_steps in setups:
         steps = steps_of.get(name, args.steps)
         print(f"  {name:<24} env  {env_rate(build(), min(steps, 20000)):>10,.0f}", flush=True)
         if not args.no_ppo:
             rate, share = ppo_rate(build(), steps, n_steps, args.batch_size, args.n_epochs, args.net,
-                                   args.threads)
+                                   args.threads, args.policy, (args.game, opts), args.action_hidden)
             print(f"  {name:<24} ppo  {rate:>10,.0f}   (n_steps {n_steps}; {share:.0%} of the time in rollouts)",
                   flush=True)
     return 0

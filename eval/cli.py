@@ -70,7 +70,21 @@ def build_parser() -> argparse.ArgumentParser:
                    "(deal, then seating order) as game records in <out>/games/ (muggins-replay reads them)")
     p.add_argument("--merge", nargs="+", metavar="DIR", help="pool saved runs (their --out folders) of one "
                    "experiment with different seeds into one report; plays nothing")
+    p.add_argument("--list-agents", action="store_true", help="name the agent kinds and the zoo models, then exit")
     return p
+
+
+def list_agents() -> int:
+    from muggins_env.agents import AGENT_KINDS
+
+    from muggins_env.zoo import list_models, model_card
+
+    print("agent kinds: " + ", ".join(AGENT_KINDS))
+    print("zoo models (spec zoo:<name>):")
+    for name in list_models():
+        card = model_card(name)
+        print(f"  zoo:{name:28s} {card.get('summary', '')}")
+    return 0
 
 
 PRESET_KEYS = ("game", "options", "agents", "deals", "seed", "lineup", "workers", "out")
@@ -140,6 +154,8 @@ def report(result, summary: dict, out: str | None, plot: bool) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.list_agents:
+        return list_agents()
     try:
         require_extra("eval")
     except MissingExtraError as e:

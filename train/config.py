@@ -48,6 +48,7 @@ DEFAULTS: dict[str, Any] = {
         "epochs": 5,
         "batch_size": 256,
         "learning_rate": 1.0e-3,
+        "rounds": 1,  # > 1: DAgger, each further round played by the clone and labelled by the teacher
     },
     "self_play": {
         "snapshot_every": 20000,  # learner steps between snapshots
@@ -68,6 +69,10 @@ DEFAULTS: dict[str, Any] = {
         "max_grad_norm": 0.5,
         "net_arch": [128, 128],
         "activation": "tanh",
+        # "mlp": one logit per action index; "action_scorer": every action scored by shared weights
+        # from its own features (agents.features.action_features, train/scorer_policy.py)
+        "policy": "mlp",
+        "action_hidden": 8,  # action_scorer: width of the shared network of an action's features (0: linear)
     },
     "budget": {
         "total_timesteps": 100000,  # learner decisions
@@ -207,6 +212,7 @@ SCHEMA: dict[str, Any] = {
         "epochs": _num(1, 1000, integer=True),
         "batch_size": _num(1, integer=True),
         "learning_rate": _num(0, 1, lo_open=True),
+        "rounds": _num(1, 100, integer=True),
     },
     "self_play": {
         "snapshot_every": _num(1, integer=True),
@@ -227,6 +233,8 @@ SCHEMA: dict[str, Any] = {
         "max_grad_norm": _num(0, 100, lo_open=True),
         "net_arch": _net_arch,
         "activation": _choice("tanh", "relu"),
+        "policy": _choice("mlp", "action_scorer"),
+        "action_hidden": _num(0, 4096, integer=True),
     },
     "budget": {
         "total_timesteps": _num(1, integer=True),

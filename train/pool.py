@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from muggins_env.agents import make_game
 from muggins_env.agents.features import make_features
-from muggins_env.agents.ppo import NumpyPolicy, PPOAgent
+from muggins_env.agents.ppo import NumpyPolicy, PPOAgent, policy_from_arrays
 
 from muggins_env.wrappers import UniformRandomAgent, make_spec_agent
 
@@ -73,7 +73,7 @@ class OpponentPool:
     # -- snapshots ---------------------------------------------------------------------------------
     def add_snapshot(self, policy: NumpyPolicy | dict, step: int) -> None:
         if isinstance(policy, dict):
-            policy = NumpyPolicy.from_arrays(policy)
+            policy = policy_from_arrays(policy)
         features = make_features(policy.features, self.game_id, make_game(self.game_id, self.options))
         agent = PPOAgent(policy, deterministic=self.deterministic_snapshots, name=f"self@{step}",
                          features=features)

@@ -11,6 +11,12 @@ observation with the same derived features, same opponents minus self-play, same
 scale), with the teacher choosing the learner's moves from the learner's view only. Then
 ``epochs`` passes of minibatch Adam minimise ``-log pi(teacher action | obs, mask) +
 vf_coef * (V(obs) - return)^2`` on the SB3 policy itself.
+
+``rounds`` > 1 is DAgger: each further round plays ``decisions`` more decisions with the
+policy fitted so far choosing the moves, the teacher labelling each of them (what it would
+have played there), and refits on everything collected. The clone then learns the teacher's
+answer in the positions its own mistakes lead to, which plain cloning never shows it. With a
+``search:N`` teacher this is expert iteration's imitation step.
 """
 
 from __future__ import annotations
@@ -35,9 +41,10 @@ def _teacher_info(env: SeatEnv, teacher: Any, mask: np.ndarray) -> Any:
     return state.public_view(p) if getattr(teacher, "needs_info", True) else None
 
 
-def collect(cfg: dict, decisions: int, seed: int) -> dict[str, np.ndarray]:
-    """``decisions`` learner decisions made by the teacher: observations, masks, actions and
-    the discounted returns (``ppo.gamma``) that followed them."""
+def collect(cfg: dict, decisions: int, seed: int, actor: Any = None) -> dict[str, np.ndarray]:
+    """``decisions`` learner decisions labelled by the teacher: observations, masks, the
+    teacher's actions and the discounted returns (``ppo.gamma``) that followed them. The moves
+    played are the teacher's, or ``actor``'s (a numpy policy on the learner's observation)."""
     game_id, options = cfg["game"], cfg["env_options"]
     teacher = make_spec_agent(cfg["pretrain"]["teacher"], game_id, dict(options))
     o = cfg["opponents"]
@@ -61,6 +68,8 @@ def collect(cfg: dict, decisions: int, seed: int) -> dict[str, np.ndarray]:
         obs_l.append(obs)
         mask_l.append(mask)
         act_l.append(action)
+        if actor is not None:
+            action = actor.act(obs, m8, rng, deterministic=False)
         obs, reward, terminated, truncated, _ = env.step(action)
         episode_rewards.append(float(reward))
         if terminated or truncated:
@@ -91,14 +100,43 @@ def agreement(policy: Any, data: dict[str, np.ndarray]) -> float:
 def imitate(model: Any, cfg: dict, seed: int, log=print) -> dict[str, Any]:
     """Collect the teacher's decisions and fit ``model.policy`` to them; return what was done."""
     import torch
+    from muggins_env.agents.ppo import policy_from_sb3
 
     pc = cfg["pretrain"]
     t0 = time.perf_counter()
     data = collect(cfg, pc["decisions"], seed)
     t_collect = time.perf_counter() - t0
-    policy = model.policy
+    before = agreement(model.policy, data)
+    opt = torch.optim.Adam(model.policy.parameters(), lr=pc["learning_rate"])
+    rounds = []
+    for r in range(pc["rounds"]):
+        if r:
+            t1 = time.perf_counter()
+            fresh = collect(cfg, pc["decisions"], seed + 1000 * r, actor=policy_from_sb3(model.policy))
+            t_collect += time.perf_counter() - t1
+            on_own = agreement(model.policy, fresh)  # on the positions the clone reaches itself
+            data = {k: np.concatenate([data[k], fresh[k]]) for k in data}
+            rounds.append(round(on_own, 4))
+            log(f"DAgger round {r + 1}: the clone's best move is the teacher's on {on_own:.1%} of "
+                f"{len(fresh['actions'])} decisions it reached itself")
+        _fit(model.policy, opt, data, cfg, seed + r)
+    after = agreement(model.policy, data)
+    n = len(data["actions"])
+    stats = {"teacher": pc["teacher"], "decisions": n, "epochs": pc["epochs"], "rounds": pc["rounds"],
+             "agreement_before": round(before, 4), "agreement_after": round(after, 4),
+             "agreement_on_own_play": rounds,
+             "collect_seconds": round(t_collect, 1), "seconds": round(time.perf_counter() - t0, 1)}
+    log(f"imitation warm start: {n} decisions of {pc['teacher']!r}, the policy's best move is the "
+        f"teacher's on {before:.1%} -> {after:.1%} of them ({stats['seconds']} s)")
+    return stats
+
+
+def _fit(policy: Any, opt: Any, data: dict[str, np.ndarray], cfg: dict, seed: int) -> None:
+    """``pretrain.epochs`` passes of minibatch Adam on the cloning and value losses."""
+    import torch
+
+    pc = cfg["pretrain"]
     policy.set_training_mode(True)
-    opt = torch.optim.Adam(policy.parameters(), lr=pc["learning_rate"])
     n = len(data["actions"])
     obs = torch.as_tensor(data["obs"])
     actions = torch.as_tensor(data["actions"])
@@ -106,7 +144,6 @@ def imitate(model: Any, cfg: dict, seed: int, log=print) -> dict[str, Any]:
     masks = data["masks"]
     vf = float(cfg["ppo"]["vf_coef"])
     gen = np.random.default_rng(seed + 2)
-    before = agreement(policy, data)
     for _ in range(pc["epochs"]):
         for idx in np.array_split(gen.permutation(n), max(1, n // pc["batch_size"])):
             values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], action_masks=masks[idx])
@@ -116,10 +153,3 @@ def imitate(model: Any, cfg: dict, seed: int, log=print) -> dict[str, Any]:
             torch.nn.utils.clip_grad_norm_(policy.parameters(), cfg["ppo"]["max_grad_norm"])
             opt.step()
     policy.set_training_mode(False)
-    after = agreement(policy, data)
-    stats = {"teacher": pc["teacher"], "decisions": n, "epochs": pc["epochs"],
-             "agreement_before": round(before, 4), "agreement_after": round(after, 4),
-             "collect_seconds": round(t_collect, 1), "seconds": round(time.perf_counter() - t0, 1)}
-    log(f"imitation warm start: {n} decisions of {pc['teacher']!r}, the policy's best move is the "
-        f"teacher's on {before:.1%} -> {after:.1%} of them ({stats['seconds']} s)")
-    return stats

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 from muggins_env.agents import make_game
-from muggins_env.agents.features import make_features
-from muggins_env.agents.ppo import NumpyPolicy
+from muggins_env.agents.features import action_features, make_features
+from muggins_env.agents.ppo import load_npz, policy_from_sb3
 
 from muggins_env.wrappers import BatchedSeatVecEnv, SeatEnv
 
@@ -158,11 +158,21 @@ def _callbacks(cfg: dict, pool: OpponentPool, venv: Any, out: Path, in_process: 
     return SelfPlayAndCheckpoints()
 
 
-def _policy_of(model: Any, cfg: dict) -> NumpyPolicy:
+def _policy_of(model: Any, cfg: dict) -> Any:
     """The numpy actor of ``model``, recording the derived features it was trained with."""
-    policy = NumpyPolicy.from_sb3(model.policy)
+    policy = policy_from_sb3(model.policy)
     policy.features = None if cfg.get("features", "none") == "none" else cfg["features"]
     return policy
+
+
+def policy_spec(cfg: dict, kind: str, action_hidden: int) -> tuple[Any, dict]:
+    """The SB3 policy (class or name) of ``ppo.policy`` and its extra keyword arguments."""
+    if kind == "mlp":
+        return "MlpPolicy", {}
+    from .scorer_policy import ActionScorerPolicy
+
+    af = action_features(cfg["game"], make_game(cfg["game"], cfg["env_options"]), cfg["features"])
+    return ActionScorerPolicy, {"action_index": af.index, "action_static": af.static, "action_hidden": action_hidden}
 
 
 def save_model(model: Any, stem: Path, cfg: dict | None = None) -> Path:
@@ -195,6 +205,7 @@ def train(cfg: dict, out: str | Path, seed: int | None = None, resume: str | Pat
     total = cfg["budget"]["total_timesteps"]
     ppo = dict(cfg["ppo"])
     net_arch, activation = ppo.pop("net_arch"), ppo.pop("activation")
+    policy_kind, action_hidden = ppo.pop("policy"), ppo.pop("action_hidden")
     t0 = time.perf_counter()
     pretrain_stats = None
     if resume is not None:
@@ -207,7 +218,7 @@ def train(cfg: dict, out: str | Path, seed: int | None = None, resume: str | Pat
             snaps = sorted((p for p in (Path(resume) / "snapshots").glob("step_*.npz") if _steps_of(p) <= done),
                            key=_steps_of)
         for p in snaps[-pool.window:]:
-            policy = NumpyPolicy.load(p)
+            policy = load_npz(p)
             if in_process:
                 pool.add_snapshot(policy, _steps_of(p))
             else:
@@ -215,9 +226,10 @@ def train(cfg: dict, out: str | Path, seed: int | None = None, resume: str | Pat
         log(f"resumed from {ckpt} at {done} steps ({len(snaps[-pool.window:])} self-play snapshots)")
     else:
         act = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[activation]
-        model = MaskablePPO("MlpPolicy", venv, device="cpu", seed=seed, verbose=verbose,
+        policy, kwargs = policy_spec(cfg, policy_kind, action_hidden)
+        model = MaskablePPO(policy, venv, device="cpu", seed=seed, verbose=verbose,
                             tensorboard_log=str(out / "tb"),
-                            policy_kwargs={"net_arch": list(net_arch), "activation_fn": act}, **ppo)
+                            policy_kwargs={"net_arch": list(net_arch), "activation_fn": act, **kwargs}, **ppo)
         done = 0
         if cfg["pretrain"]["teacher"] != "none":
             from .pretrain import imitate

@@ -1,0 +1,88 @@
+"""The model zoo: trained policies shipped inside the package, played with no torch.
+
+Each model is a folder ``<env_id>/<name>/`` holding ``model.npz`` (the numpy actor,
+``agents/ppo.py`` / ``agents/scorer.py``) and ``model_card.json`` (the game options it was
+trained for, the training config and preset, steps, time and its evaluation against the
+heuristic). Agent specs: ``zoo:<env_id>`` is the model named ``default``, ``zoo:<env_id>/<name>``
+another configuration (``zoo:cribbage_v0/4p``). A model only plays the game options on its
+card (the reward option aside, which changes what is paid, not what is played); anything else
+is a clear error naming the models that exist. Regenerate a model with the ``regenerate``
+command on its card (its preset in ``configs/``).
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+DEFAULT = "default"
+#: options that change the rewards, not the game a model sees and plays
+PAYOFF_OPTIONS = ("reward",)
+
+
+def _root() -> Any:
+    return resources.files(__name__)
+
+
+def list_models() -> list[str]:
+    """Every zoo model as its agent spec argument (``cribbage_v0``, ``cribbage_v0/4p``, ...)."""
+    out = []
+    for game in sorted((d for d in _root().iterdir() if d.is_dir() and not d.name.startswith("_")),
+                       key=lambda d: d.name):
+        for m in sorted((d for d in game.iterdir() if d.is_dir() and d.joinpath("model.npz").is_file()),
+                        key=lambda d: d.name):
+            out.append(game.name if m.name == DEFAULT else f"{game.name}/{m.name}")
+    return out
+
+
+def _folder(name: str) -> tuple[str, str, Any]:
+    game_id, _, model = name.partition("/")
+    model = model or DEFAULT
+    folder = _root().joinpath(game_id, model)
+    if not folder.joinpath("model.npz").is_file():
+        raise ValueError(f"no zoo model {name!r}; available: {', '.join(list_models()) or 'none'}")
+    return game_id, model, folder
+
+
+def model_card(name: str) -> dict:
+    """The card of zoo model ``name`` (``cribbage_v0`` or ``cribbage_v0/4p``)."""
+    return json.loads(_folder(name)[2].joinpath("model_card.json").read_text())
+
+
+def play_options(options: dict) -> dict:
+    return {k: v for k, v in options.items() if k not in PAYOFF_OPTIONS}
+
+
+def load_zoo_agent(name: str, game_id: str, options: dict | None = None, deterministic: bool = True) -> Any:
+    """The agent of spec ``zoo:name`` playing ``game_id`` with env ``options``."""
+    import numpy as np
+
+    from muggins_env.agents import make_game
+    from muggins_env.agents.features import make_features
+    from muggins_env.agents.ppo import PPOAgent, policy_from_arrays
+
+    zoo_game, _, folder = _folder(name)
+    card = json.loads(folder.joinpath("model_card.json").read_text())
+    if zoo_game != game_id:
+        raise ValueError(f"zoo model {name!r} plays {zoo_game}, not {game_id}; zoo models for {game_id}: "
+                         f"{', '.join(m for m in list_models() if m.split('/')[0] == game_id) or 'none'}")
+    game = make_game(game_id, options)
+    asked, trained = play_options(game.options), play_options(card["game_options"])
+    if asked != trained:
+        diff = ", ".join(f"{k}={asked.get(k)!r} (trained: {trained.get(k)!r})"
+                         for k in sorted(set(asked) | set(trained)) if asked.get(k) != trained.get(k))
+        fits = [m for m in list_models() if m.split("/")[0] == game_id
+                and play_options(model_card(m)["game_options"]) == asked]
+        hint = f"; use zoo:{fits[0]}" if fits else ""
+        raise ValueError(f"zoo model {name!r} was trained for {game_id} with {trained}, not these options: "
+                         f"{diff}{hint}")
+    with folder.joinpath("model.npz").open("rb") as f, np.load(f, allow_pickle=False) as data:
+        policy = policy_from_arrays({k: data[k] for k in data.files})
+    features = make_features(policy.features, game_id, game)
+    extra = features.size if features is not None else 0
+    if policy.obs_size != game.observation_size + extra or policy.num_actions != game.num_actions:
+        raise ValueError(f"zoo model {name!r} expects observations of {policy.obs_size} and "
+                         f"{policy.num_actions} actions; {game_id} {options or {}} has "
+                         f"{game.observation_size + extra} and {game.num_actions}")
+    return PPOAgent(policy, deterministic=deterministic, name=f"zoo:{name}", features=features)
