@@ -7,9 +7,10 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: install demo play test bench lint clean
 
+# The venv's own pip is kept: pip 25+ shows setuptools' "Editable installation" notice, which the
+# meta-path finder of the agents/ train/ eval/ configs/ -> muggins_env.* mapping always emits.
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet torch==2.13.0
 	$(PY) -m pip install --quiet -e ".[train,play,web,dev]"
 	touch $(STAMP)
