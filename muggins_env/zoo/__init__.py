@@ -54,6 +54,14 @@ def play_options(options: dict) -> dict:
     return {k: v for k, v in options.items() if k not in PAYOFF_OPTIONS}
 
 
+def trained_options(game_id: str, card: dict) -> dict:
+    """The options a model plays, resolved by today's game: an option added after the model was
+    trained takes its default, which keeps the old game (new options are byte-identical when off)."""
+    from muggins_env.agents import make_game
+
+    return play_options(make_game(game_id, card["game_options"]).options)
+
+
 def load_zoo_agent(name: str, game_id: str, options: dict | None = None, deterministic: bool = True) -> Any:
     """The agent of spec ``zoo:name`` playing ``game_id`` with env ``options``."""
     import numpy as np
@@ -68,12 +76,12 @@ def load_zoo_agent(name: str, game_id: str, options: dict | None = None, determi
         raise ValueError(f"zoo model {name!r} plays {zoo_game}, not {game_id}; zoo models for {game_id}: "
                          f"{', '.join(m for m in list_models() if m.split('/')[0] == game_id) or 'none'}")
     game = make_game(game_id, options)
-    asked, trained = play_options(game.options), play_options(card["game_options"])
+    asked, trained = play_options(game.options), trained_options(game_id, card)
     if asked != trained:
         diff = ", ".join(f"{k}={asked.get(k)!r} (trained: {trained.get(k)!r})"
                          for k in sorted(set(asked) | set(trained)) if asked.get(k) != trained.get(k))
         fits = [m for m in list_models() if m.split("/")[0] == game_id
-                and play_options(model_card(m)["game_options"]) == asked]
+                and trained_options(game_id, model_card(m)) == asked]
         hint = f"; use zoo:{fits[0]}" if fits else ""
         raise ValueError(f"zoo model {name!r} was trained for {game_id} with {trained}, not these options: "
                          f"{diff}{hint}")
