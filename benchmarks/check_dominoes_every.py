@@ -1,7 +1,7 @@
 """Check ``EVERY_DOUBLE_MAX_COUNT`` and the announcement range of ``spinners="every"`` (every
 double a spinner, the ``five_up`` layout; issue 16.7) by branch and bound over an exact model of
 a layout. Usage: python benchmarks/check_dominoes_every.py [set_max ...]   (default: 6; 9, 12 and
-15 take a minute or a few each). Needs scipy (its MILP solver, HiGHS).
+15 take a minute or a few each). Needs scipy (its MILP solver, HiGHS; the [dev] extra).
 
 The model (why it is exact, see ``layout.EVERY_DOUBLE_MAX_COUNT``): a layout is a tree of
 distinct tiles rooted at the lead. A node is a non-double tile with its inner (attached) and
@@ -29,7 +29,7 @@ try:
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_matrix
 except ImportError:  # pragma: no cover
-    sys.exit("check_dominoes_every.py needs scipy (pip install scipy)")
+    sys.exit("check_dominoes_every.py needs scipy (the [dev] extra: pip install 'muggins-env[dev]')")
 
 from muggins_env.games.dominoes import DominoesGame
 from muggins_env.games.dominoes.layout import EVERY_DOUBLE_MAX_COUNT, SCORINGS, make_variant, play_score
