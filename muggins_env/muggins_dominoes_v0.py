@@ -46,7 +46,7 @@ whose pip matches one of its halves; the mask holds exactly those plays.
 M (the largest score one play can make, exactly: the best score of every count a layout can
 show; `layout.reachable_counts`), per preset for double-6 / 9 / 12 / 15: `muggins` 20/30/40/50,
 `all_threes` 18/30/42/54, `fives_and_threes` 8/16/16/24, `all_fives` and `sniff` 35/60/80/100,
-`five_up` 21/44/75/114 (from the count bound: every double a spinner is not enumerated),
+`five_up` 15/34/60/94 (the largest counts are 75/171/304/474: `layout.EVERY_DOUBLE_MAX_COUNT`),
 `fives_1863` 4/6/8/10, `primes` 17/23/31/43. `Game.play_action("5-3", 2)`,
 `Game.announce_action(v)`, `Game.PASS`, `.ACCEPT`, `.MUGGINS`, `.KNOCK`, `.DRAW`, `.STOP`
 (-1 when the option is off) give indices by name.

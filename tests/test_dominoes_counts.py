@@ -12,26 +12,36 @@ Both search breadth first over the layout's signature (open ends, doubles' free 
 spinners), which decides every later count. The line searches take a second; the one-spinner
 and sniff layouts of the double-6 set take minutes each, so they run as a check script,
 ``benchmarks/check_dominoes_counts.py`` (same searches; its last result is in the README).
+
+Every double a spinner (``spinners="every"``) is not enumerated: its largest count comes from
+``benchmarks/check_dominoes_every.py`` (branch and bound over an exact tree model of a layout);
+here a layout reaching the count that scores M, per set and scoring, is replayed through the
+env, and the tree model is checked against the game's counting on random games.
 """
 
 from __future__ import annotations
 
+import json
 from collections import deque
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from muggins_env.games.dominoes import DominoesGame
 from muggins_env.games.dominoes.layout import (
+    EVERY_DOUBLE_MAX_COUNT,
     SCORINGS,
-    VARIANTS,
     Layout,
-    count_bound,
     make_variant,
     num_arms,
     play_score,
     reachable_counts,
 )
-from muggins_env.kernel.tiles import HALVES, num_tiles
+from muggins_env.kernel.tiles import HALVES, num_tiles, parse_tile
+from muggins_env.muggins_dominoes_v0 import raw_env
+
+from .test_dominoes_rules import legal
 
 
 def signature(lay: Layout) -> tuple:
@@ -131,7 +141,125 @@ def test_issue_16_examples():
         assert DominoesGame(variant=variant, set_max=set_max).max_announcement == m
 
 
+# -- every double a spinner (five_up): the largest count and M ---------------------------------
+#: M per set and scoring for ``spinners="every"``, and the count that scores it, as found by
+#: ``benchmarks/check_dominoes_every.py`` (branch and bound over the exact tree model of a
+#: layout; largest counts 75, 171, 304, 474)
+EVERY_M = {
+    6: {"fives": (75, 75), "threes": (75, 75), "fives_and_threes": (40, 75), "per_five": (15, 75),
+        "primes": (73, 73)},
+    9: {"fives": (170, 170), "threes": (171, 171), "fives_and_threes": (88, 165), "per_five": (34, 170),
+        "primes": (167, 167)},
+    12: {"fives": (300, 300), "threes": (303, 303), "fives_and_threes": (160, 300), "per_five": (60, 300),
+         "primes": (293, 293)},
+    15: {"fives": (470, 470), "threes": (474, 474), "fives_and_threes": (248, 465), "per_five": (94, 470),
+         "primes": (467, 467)},
+}
+#: a layout per count above, found by the same model with the lead the highest double and two
+#: tiles left over: [tile, slot] plays in order (slot 0 the lead), replayed through the env
+WITNESSES = {int(n): {int(c): seq for c, seq in by.items()}
+             for n, by in json.loads((Path(__file__).parent / "data" / "dominoes_every_witnesses.json")
+                                     .read_text()).items() if n != "_source"}
+
+
+def replay(set_max, plays, scoring="per_five"):
+    """Deal the plays alternately to two players (each keeping one spare tile), play them with the
+    muggins rule on (announcing the true score), and return the env before the last announcement."""
+    used = {parse_tile(t, set_max) for t, _ in plays}
+    spare = [t for t in range(num_tiles(set_max)) if t not in used]
+    hands = [[t for t, _ in plays[0::2]] + spare[:1], [t for t, _ in plays[1::2]] + spare[1:2]]
+    e = raw_env(variant="five_up", scoring=scoring, set_max=set_max, target=10 ** 6, episode="hand")
+    e.reset(seed=0, options={"deal": {"hands": hands, "boneyard": spare[2:]}})
+    for i, (tile, slot) in enumerate(plays):
+        assert e.agent_selection == f"player_{i % 2}"
+        e.step(e.game.play_action(tile, slot or 0))
+        if i < len(plays) - 1:
+            e.step(e.game.announce_action(e.kernel_state.true_score))
+            e.step(e.game.ACCEPT)
+    return e
+
+
 @pytest.mark.parametrize("set_max", [6, 9, 12, 15])
-def test_every_double_a_spinner_keeps_the_bound(set_max):
-    """``spinners="every"`` is not enumerated: every count up to the bound is allowed."""
-    assert reachable_counts("every", set_max) == set(range(count_bound(VARIANTS["five_up"], set_max) + 1))
+@pytest.mark.parametrize("scoring", SCORINGS)
+def test_every_double_m_is_reached_by_a_real_game(set_max, scoring):
+    """M is the score of a count a game reaches (the witness replayed with a rigged deal), and the
+    mask offers exactly 0..M."""
+    m, count = EVERY_M[set_max][scoring]
+    game = DominoesGame(scoring=scoring, spinners="every", set_max=set_max)
+    assert game.max_announcement == m
+    e = replay(set_max, WITNESSES[set_max][count], scoring)
+    assert e.kernel_state.layout.count == count and e.kernel_state.true_score == m
+    assert e.kernel_state.phase_name() == "announce"
+    assert legal(e) == set(range(game.ANNOUNCE, game.ANNOUNCE + m + 1)) and game.ACCEPT == game.ANNOUNCE + m + 1
+
+
+@pytest.mark.parametrize("set_max", [6, 9, 12, 15])
+def test_every_double_m_is_the_best_score_up_to_the_largest_count(set_max):
+    """No count above EVERY_DOUBLE_MAX_COUNT (the model's optimum), which a witness reaches; M is
+    the best score of a count up to it (checked per scoring against the table)."""
+    top = EVERY_DOUBLE_MAX_COUNT[set_max]
+    assert replay(set_max, WITNESSES[set_max][top]).kernel_state.layout.count == top
+    assert top >= max(c for _, c in EVERY_M[set_max].values())
+    assert reachable_counts("every", set_max) == set(range(top + 1))
+    for scoring, (m, _) in EVERY_M[set_max].items():
+        variant = make_variant("x", scoring, "every", (0, 0))
+        assert max(play_score(variant, c) for c in range(top + 1)) == m
+
+
+def tree_count(nodes):
+    """The count of the tree model (layout.EVERY_DOUBLE_MAX_COUNT): open outer halves, the
+    lead's open halves, 2d per double without a child (the lead double: at most one)."""
+    c = 0
+    for nd in nodes:
+        kids = len(nd["kids"])
+        if nd["double"]:
+            c += 2 * nd["pip"] if kids <= (1 if nd["lead"] else 0) else 0
+        elif nd["lead"]:
+            c += sum(h for h in nd["halves"] if h not in nd["kid_pips"])
+        elif not kids:
+            c += nd["outer"]
+    return c
+
+
+@pytest.mark.parametrize("set_max", [6, 9])
+def test_the_tree_model_counts_like_the_game(set_max):
+    """The bound's ingredients against the game on random five_up hands: every play hangs one tile
+    on the tile (or spinner) at the end of its slot; a non-double takes one tile on its outer
+    half (the lead one per half), a double three (the lead double four), and the count is the
+    tree model's."""
+    rng = np.random.default_rng(16)
+    for seed in range(12):
+        e = raw_env(variant="five_up", set_max=set_max, muggins="off", episode="hand", num_players=2)
+        e.reset(seed=seed)
+        nodes, arm_end, next_arm = [], {}, 3
+        while e.kernel_state.phase_name() != "over":
+            a = int(rng.choice(sorted(legal(e))))
+            if a == e.game.PASS:
+                e.step(a)
+                continue
+            tile, slot = divmod(a, e.game.num_slots)
+            hi, lo = HALVES[tile]
+            node = {"double": hi == lo, "pip": hi, "lead": not nodes, "kids": [], "kid_pips": [],
+                    "halves": (hi, lo)}
+            if nodes:
+                parent = arm_end[slot]
+                pip = parent["pip"] if parent["double"] else parent["halves"][slot - 1] if parent["lead"] \
+                    else parent["outer"]
+                assert pip in (hi, lo)
+                node["outer"] = lo if hi == pip else hi
+                parent["kids"].append(node)
+                parent["kid_pips"].append(pip)
+                cap = 4 if parent["double"] and parent["lead"] else 3 if parent["double"] else \
+                    2 if parent["lead"] else 1
+                assert len(parent["kids"]) <= cap and (not parent["lead"] or parent["double"]
+                                                       or parent["kid_pips"].count(pip) == 1)
+                arm_end[slot] = node
+            else:
+                arm_end[1] = arm_end[2] = node
+            if hi == lo:
+                arm_end[next_arm] = arm_end[next_arm + 1] = node
+                next_arm += 2
+            nodes.append(node)
+            e.step(a)
+            assert e.kernel_state.layout.count == tree_count(nodes)
+            assert e.kernel_state.layout.count <= EVERY_DOUBLE_MAX_COUNT[set_max]

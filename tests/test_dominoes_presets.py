@@ -109,6 +109,10 @@ M_CHANGED = {
     "all_threes-d9-2p-claim": (33, 30),
     "all_fives-d15-2p": (105, 100),
     "fives_and_threes-d12-2p": (24, 16),
+    # every double a spinner: the largest count is 75 (double-6) and 171 (double-9), not the
+    # count bound's 108 and 223, so per_five M is 15 and 34, not 21 and 44
+    "five_up-4p": (21, 15),
+    "five_up-d9-2p": (44, 34),
 }
 
 

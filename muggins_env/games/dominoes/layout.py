@@ -171,6 +171,26 @@ def _end_sums(ends: int, set_max: int, forbidden: int = -1) -> int:
     return out
 
 
+#: The largest count a layout with every double a spinner (``spinners="every"``) can show, per
+#: set. A layout is a tree of distinct tiles grown from the lead: a non-double tile takes at
+#: most one tile on its outer half (the lead one per half), a double at most three (the
+#: lead double four: two sides, then its two ends), and the count is the sum of the open
+#: outer halves (a bare lead half included) and of 2d for each double d with a free side
+#: (no tile on it; the lead double: at most one). Conversely any such tree can be played in
+#: breadth-first order, each double's side before its ends. So the largest count is the
+#: optimum of that integer program over the set's tiles, which
+#: ``benchmarks/check_dominoes_every.py`` solves exactly by branch and bound (and checks that
+#: the counts scoring M are each reached); ``tests/test_dominoes_counts.py`` replays a layout
+#: showing each of those counts through the env with a rigged deal, and checks the tree
+#: rules above against the game's own counting on random games. Why the count stays far
+#: below ``count_bound`` (108 for double-6): an arm needs a spinner to branch, a spinner
+#: spends its double (no 2d) and, with its parent and its three branches, four of the
+#: set_max tiles of its pip; the high pips are what the open ends want, so the spinners
+#: sit on low pips and at most 2 + 2 * spinners ends count, mostly set_max and set_max - 1.
+#: Double-6: 75 (e.g. spinners 0..4, ends 6-6, 5-5 and ten ends of 4, 5 or 6).
+EVERY_DOUBLE_MAX_COUNT = {6: 75, 9: 171, 12: 304, 15: 474}
+
+
 @cache
 def reachable_counts(spinners: str, set_max: int) -> frozenset[int]:
     """Every count a layout can show (RULES.md §2.3; issue 16.7), from what a count is made of:
@@ -181,13 +201,14 @@ def reachable_counts(spinners: str, set_max: int) -> frozenset[int]:
       counted once per uncovered end: twice with up to two other ends (its sides, or the
       other lead arm and its continuation), once with three, never with four; the sniff's
       double is none of the ends';
-    - ``every``: not enumerated (every double may open two more arms, and which tiles are
-      left to reach them bounds the count): every count up to ``count_bound`` is taken as
-      possible, so its announcement range is the bound's, as before.
+    - ``every``: taken as every count up to ``EVERY_DOUBLE_MAX_COUNT``, which no layout
+      exceeds. Below it the counts are not enumerated one by one (a few may be missing),
+      but M over them is exact: the count that scores M is shown by a real layout for every
+      scoring and set (``tests/test_dominoes_counts.py``).
     Every set holds enough tiles for these ends (set_max >= 6 gives 7+ doubles and 6+ tiles
     per pip), which ``tests/test_dominoes_counts.py`` checks by building layouts tile by tile."""
     if spinners == "every":
-        return frozenset(range(count_bound(VARIANTS["five_up"], set_max) + 1))
+        return frozenset(range(EVERY_DOUBLE_MAX_COUNT[set_max] + 1))
     bits = _end_sums(2, set_max)
     if spinners == "first":
         bits |= _end_sums(3, set_max) | _end_sums(4, set_max)
