@@ -69,3 +69,26 @@ def check_info_leak(state: State, seed: int, max_decisions: int = 300, samples: 
         legal = state.legal_actions()
         state.apply(int(rng.choice(legal)))
     return changed
+
+
+def plays_as_model(model, agent, env, games: int) -> int:
+    """Play ``games`` seat-env games with the SB3 ``model`` and assert that the numpy ``agent``
+    picks the same legal move at every decision (from the learner's plain observation and view);
+    returns how many decisions were compared."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    checked = 0
+    for _ in range(games):
+        obs, _ = env.reset()
+        done = False
+        while not done:
+            mask = env.action_masks()
+            a, _ = model.predict(obs, action_masks=mask, deterministic=True)
+            mine = agent.act(env.state.observation(env.learner), mask.astype(np.int8), rng,
+                             {"view": env.state.public_view(env.learner)})
+            assert mine == int(a) and mask[mine]
+            checked += 1
+            obs, _, term, trunc, _ = env.step(mine)
+            done = term or trunc
+    return checked

@@ -13,6 +13,8 @@ from muggins_env.train.scorer_policy import ActionScorerPolicy
 
 from muggins_env.wrappers import SeatEnv
 
+from .conformance import plays_as_model
+
 CASES = [("cribbage_v0", {"num_players": 2}, "derived"), ("cribbage_v0", {"num_players": 4}, "none"),
          ("muggins_dominoes_v0", {"num_players": 2}, "derived"),
          ("muggins_cards_v0", {"num_players": 4, "mistakes": True}, "derived"), ("michigan_v0", {}, "none")]
@@ -127,21 +129,7 @@ def test_short_scorer_run_saves_resumes_and_loads_as_agent(tmp_path):
     assert isinstance(agent.policy, ScorerPolicy)
     game = make_game("cribbage_v0", {"num_players": 2})
     env = SeatEnv("cribbage_v0", {"num_players": 2}, seed=4, features=make_features("derived", "cribbage_v0", game))
-    rng = np.random.default_rng(0)
-    checked = 0
-    for _ in range(2):
-        obs, _ = env.reset()
-        done = False
-        while not done:
-            mask = env.action_masks()
-            a, _ = model.predict(obs, action_masks=mask, deterministic=True)
-            mine = agent.act(env.state.observation(env.learner), mask.astype(np.int8), rng,
-                             {"view": env.state.public_view(env.learner)})
-            assert mine == int(a) and mask[mine]
-            checked += 1
-            obs, _, term, trunc, _ = env.step(mine)
-            done = term or trunc
-    assert checked > 20
+    assert plays_as_model(model, agent, env, games=2) > 20
 
 
 class _LastLegal:

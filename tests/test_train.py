@@ -12,6 +12,8 @@ from muggins_env.train.pool import OpponentPool
 
 from muggins_env.wrappers import SeatEnv
 
+from .conformance import plays_as_model
+
 GAME = "muggins_cards_v0"
 
 
@@ -244,21 +246,7 @@ def test_short_run_with_derived_features_saves_resumes_and_loads_as_agent(tmp_pa
     agent = load_ppo_agent(out, game_id, opts)
     assert agent.needs_info and agent.policy.features == "derived"
     env = SeatEnv(game_id, opts, seed=2, features=derived_features(game_id, game))
-    rng = np.random.default_rng(0)
-    checked = 0
-    for _ in range(10):
-        obs, _ = env.reset()
-        done = False
-        while not done:
-            mask = env.action_masks()
-            a, _ = model.predict(obs, action_masks=mask, deterministic=True)
-            plain = env.state.observation(env.learner)
-            assert agent.act(plain, mask.astype(np.int8), rng,
-                             {"view": env.state.public_view(env.learner)}) == int(a)
-            checked += 1
-            obs, _, term, trunc, _ = env.step(int(a))
-            done = term or trunc
-    assert checked > 20
+    assert plays_as_model(model, agent, env, games=10) > 20
 
 
 def test_training_run_follows_the_curriculum(tmp_path):
