@@ -70,6 +70,7 @@ class SearchAgent:
         self.last_values = {}
 
     def act(self, observation, action_mask, rng, info=None) -> int:
+        self.last_values = {}  # filled only when two or more candidates were weighed
         legal = legal_of(action_mask)
         if len(legal) == 1:
             return int(legal[0])

@@ -49,6 +49,10 @@ DEFAULTS: dict[str, Any] = {
         "batch_size": 256,
         "learning_rate": 1.0e-3,
         "rounds": 1,  # > 1: DAgger, each further round played by the clone and labelled by the teacher
+        "workers": 1,  # processes collecting the teacher's decisions (a search teacher is slow)
+        "first_teacher": "none",  # a cheaper teacher fitted first (e.g. heuristic before search:N)
+        "first_decisions": 0,  # its decisions (fitted for `epochs` passes before the main teacher's)
+        "contested_only": False,  # keep only the main teacher's decisions between two or more candidates
     },
     "self_play": {
         "snapshot_every": 20000,  # learner steps between snapshots
@@ -213,6 +217,10 @@ SCHEMA: dict[str, Any] = {
         "batch_size": _num(1, integer=True),
         "learning_rate": _num(0, 1, lo_open=True),
         "rounds": _num(1, 100, integer=True),
+        "workers": _num(1, 256, integer=True),
+        "first_teacher": _teacher,
+        "first_decisions": _num(0, integer=True),
+        "contested_only": _bool,
     },
     "self_play": {
         "snapshot_every": _num(1, integer=True),
@@ -314,6 +322,9 @@ def validate(cfg: dict) -> dict:
     if pre["teacher"] != "none" and pre["decisions"] < 1:
         raise ConfigError(f"config pretrain.decisions={pre['decisions']} is not allowed with "
                           f"pretrain.teacher={pre['teacher']!r}; expected an integer >= 1")
+    if pre["first_teacher"] != "none" and (pre["teacher"] == "none" or pre["first_decisions"] < 1):
+        raise ConfigError(f"config pretrain.first_teacher={pre['first_teacher']!r} needs pretrain.teacher "
+                          f"(is {pre['teacher']!r}) and pretrain.first_decisions >= 1 (is {pre['first_decisions']})")
     from muggins_env import game_class
 
     gcls = game_class(cfg["game"])

@@ -17,6 +17,12 @@ policy fitted so far choosing the moves, the teacher labelling each of them (wha
 have played there), and refits on everything collected. The clone then learns the teacher's
 answer in the positions its own mistakes lead to, which plain cloning never shows it. With a
 ``search:N`` teacher this is expert iteration's imitation step.
+
+A search teacher costs tens of milliseconds a decision, so ``workers`` processes collect
+shares of the decisions side by side (worker k with seed ``seed + 7919 k``; one worker is the
+serial collection), and ``first_teacher`` (e.g. ``heuristic``) is fitted first on
+``first_decisions`` cheap decisions: the few search labels then only have to teach where the
+search departs from the heuristic, not the whole game from scratch.
 """
 
 from __future__ import annotations
@@ -44,7 +50,10 @@ def _teacher_info(env: SeatEnv, teacher: Any, mask: np.ndarray) -> Any:
 def collect(cfg: dict, decisions: int, seed: int, actor: Any = None) -> dict[str, np.ndarray]:
     """``decisions`` learner decisions labelled by the teacher: observations, masks, the
     teacher's actions and the discounted returns (``ppo.gamma``) that followed them. The moves
-    played are the teacher's, or ``actor``'s (a numpy policy on the learner's observation)."""
+    played are the teacher's, or ``actor``'s (a numpy policy on the learner's observation).
+    With ``pretrain.contested_only`` only the decisions where the teacher weighed two or more
+    moves count and are kept (a search teacher's candidates; otherwise two or more legal
+    actions): where a game's real choices are rare, the labels go to them."""
     game_id, options = cfg["game"], cfg["env_options"]
     teacher = make_spec_agent(cfg["pretrain"]["teacher"], game_id, dict(options))
     o = cfg["opponents"]
@@ -58,13 +67,16 @@ def collect(cfg: dict, decisions: int, seed: int, actor: Any = None) -> dict[str
                   features=make_features(cfg["features"], game_id, game))
     rng = np.random.default_rng(seed + 1)
     gamma = float(cfg["ppo"]["gamma"])
-    obs_l, mask_l, act_l, ret_l = [], [], [], []
+    contested_only = bool(cfg["pretrain"].get("contested_only", False))
+    obs_l, mask_l, act_l, ret_l, keep_l = [], [], [], [], []
     obs, _ = env.reset()
     episode_rewards: list[float] = []
     while True:
         mask = env.action_masks()
         m8 = mask.astype(np.int8)
         action = int(teacher.act(env.state.observation(env.learner), m8, rng, _teacher_info(env, teacher, m8)))
+        weighed = getattr(teacher, "last_values", None)
+        keep_l.append(len(weighed) >= 2 if weighed is not None else int(m8.sum()) >= 2)
         obs_l.append(obs)
         mask_l.append(mask)
         act_l.append(action)
@@ -79,11 +91,33 @@ def collect(cfg: dict, decisions: int, seed: int, actor: Any = None) -> dict[str
                 rets.append(g)
             ret_l.extend(reversed(rets))
             episode_rewards = []
-            if len(act_l) >= decisions:
+            if (sum(keep_l) if contested_only else len(act_l)) >= decisions:
                 break
             obs, _ = env.reset()
-    return {"obs": np.asarray(obs_l, np.float32), "masks": np.asarray(mask_l, bool),
-            "actions": np.asarray(act_l, np.int64), "returns": np.asarray(ret_l, np.float32)}
+    keep = np.asarray(keep_l, bool) if contested_only else np.ones(len(act_l), bool)
+    return {"obs": np.asarray(obs_l, np.float32)[keep], "masks": np.asarray(mask_l, bool)[keep],
+            "actions": np.asarray(act_l, np.int64)[keep], "returns": np.asarray(ret_l, np.float32)[keep]}
+
+
+def _collect_share(args: tuple) -> dict[str, np.ndarray]:
+    cfg, n, seed, actor = args
+    return collect(cfg, n, seed, actor)
+
+
+def collect_parallel(cfg: dict, decisions: int, seed: int, actor: Any = None,
+                     workers: int = 1) -> dict[str, np.ndarray]:
+    """``collect`` split over ``workers`` processes (spawned: the trainer's torch threads are
+    never forked); the shares are concatenated in worker order, so the data is reproducible."""
+    if workers <= 1:
+        return collect(cfg, decisions, seed, actor)
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    shares = [decisions // workers + (k < decisions % workers) for k in range(workers)]
+    jobs = [(cfg, n, seed + 7919 * k, actor) for k, n in enumerate(shares) if n > 0]
+    with ProcessPoolExecutor(len(jobs), mp_context=mp.get_context("spawn")) as ex:
+        parts = list(ex.map(_collect_share, jobs))
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def agreement(policy: Any, data: dict[str, np.ndarray]) -> float:
@@ -103,16 +137,29 @@ def imitate(model: Any, cfg: dict, seed: int, log=print) -> dict[str, Any]:
     from muggins_env.agents.ppo import policy_from_sb3
 
     pc = cfg["pretrain"]
+    workers = pc["workers"]
     t0 = time.perf_counter()
-    data = collect(cfg, pc["decisions"], seed)
-    t_collect = time.perf_counter() - t0
-    before = agreement(model.policy, data)
     opt = torch.optim.Adam(model.policy.parameters(), lr=pc["learning_rate"])
+    first = None
+    if pc["first_teacher"] != "none":
+        first_cfg = {**cfg, "pretrain": {**pc, "teacher": pc["first_teacher"], "contested_only": False}}
+        first_data = collect_parallel(first_cfg, pc["first_decisions"], seed + 500, workers=workers)
+        _fit(model.policy, opt, first_data, cfg, seed + 500)
+        first = {"teacher": pc["first_teacher"], "decisions": len(first_data["actions"]),
+                 "agreement_after": round(agreement(model.policy, first_data), 4)}
+        log(f"first imitation: {first['decisions']} decisions of {pc['first_teacher']!r}, the policy's best "
+            f"move is the teacher's on {first['agreement_after']:.1%} of them")
+        del first_data
+    t1 = time.perf_counter()
+    data = collect_parallel(cfg, pc["decisions"], seed, workers=workers)
+    t_collect = time.perf_counter() - t1
+    before = agreement(model.policy, data)
     rounds = []
     for r in range(pc["rounds"]):
         if r:
             t1 = time.perf_counter()
-            fresh = collect(cfg, pc["decisions"], seed + 1000 * r, actor=policy_from_sb3(model.policy))
+            fresh = collect_parallel(cfg, pc["decisions"], seed + 1000 * r, actor=policy_from_sb3(model.policy),
+                                     workers=workers)
             t_collect += time.perf_counter() - t1
             on_own = agreement(model.policy, fresh)  # on the positions the clone reaches itself
             data = {k: np.concatenate([data[k], fresh[k]]) for k in data}
@@ -124,7 +171,7 @@ def imitate(model: Any, cfg: dict, seed: int, log=print) -> dict[str, Any]:
     n = len(data["actions"])
     stats = {"teacher": pc["teacher"], "decisions": n, "epochs": pc["epochs"], "rounds": pc["rounds"],
              "agreement_before": round(before, 4), "agreement_after": round(after, 4),
-             "agreement_on_own_play": rounds,
+             "agreement_on_own_play": rounds, "workers": workers, "first": first,
              "collect_seconds": round(t_collect, 1), "seconds": round(time.perf_counter() - t0, 1)}
     log(f"imitation warm start: {n} decisions of {pc['teacher']!r}, the policy's best move is the "
         f"teacher's on {before:.1%} -> {after:.1%} of them ({stats['seconds']} s)")
