@@ -1,0 +1,92 @@
+"""Imitation of the search (expert iteration's imitation step): the label collection splits over
+processes without changing what a worker collects, ``contested_only`` keeps exactly the decisions
+where the teacher weighed two or more moves, and ``first_teacher`` fits a cheap clone first."""
+
+import numpy as np
+import pytest
+from muggins_env.train.config import ConfigError, from_dict
+from muggins_env.train.pretrain import collect, collect_parallel
+
+from .test_train import tiny
+
+
+def crib(skip_forced=True, **pretrain):
+    return tiny(game="cribbage_v0", env_options={"num_players": 2}, features="derived", skip_forced=skip_forced,
+                opponents={"random": 0.0, "heuristic": 1.0, "self": 0.0},
+                pretrain={"teacher": "heuristic", "decisions": 40, **pretrain})
+
+
+def test_parallel_collection_is_each_workers_serial_collection_in_order():
+    cfg = crib()
+    par = collect_parallel(cfg, 81, seed=4, workers=2)
+    first, second = collect(cfg, 41, 4), collect(cfg, 40, 4 + 7919)  # 81 = 41 + 40
+    for key in ("obs", "masks", "actions", "returns"):
+        assert np.array_equal(par[key], np.concatenate([first[key], second[key]])), key
+    assert not np.array_equal(first["actions"][:20], second["actions"][:20])  # the workers' seeds differ
+
+
+def test_contested_only_keeps_the_decisions_where_the_search_weighed_two_moves(monkeypatch):
+    """Every kept decision is one where the teacher compared two or more candidates (its
+    ``last_values``); the decisions it settled alone (a single candidate) are dropped."""
+    from muggins_env.agents.search import SearchAgent
+    from muggins_env.train import pretrain
+
+    weighed, single = [], []
+    real_act = SearchAgent.act
+
+    def act(self, observation, action_mask, rng, info=None):
+        a = real_act(self, observation, action_mask, rng, info)
+        (weighed if len(self.last_values) >= 2 else single).append(a)
+        return a
+
+    monkeypatch.setattr(SearchAgent, "act", act)
+    cfg = crib(teacher="search:8", contested_only=True)
+    data = pretrain.collect(cfg, 12, seed=2)
+    assert len(data["actions"]) >= 12 and len(single) > 0  # cribbage has single-candidate decisions
+    assert len(data["actions"]) == len(weighed)
+    assert all(data["masks"][i].sum() >= 2 for i in range(len(data["actions"])))
+    assert list(data["actions"]) == weighed  # the kept labels are the weighed decisions' moves, in order
+
+
+def test_contested_only_with_a_plain_teacher_keeps_decisions_with_two_legal_moves():
+    data = collect(crib(skip_forced=False, contested_only=True), 50, seed=6)
+    assert len(data["actions"]) >= 50
+    assert data["masks"].sum(axis=1).min() >= 2
+    everything = collect(crib(skip_forced=False), 50, seed=6)
+    assert everything["masks"].sum(axis=1).min() == 1  # forced moves exist and were dropped above
+
+
+def test_first_teacher_is_validated():
+    with pytest.raises(ConfigError, match=r"pretrain.first_teacher='heuristic' needs pretrain.teacher .*"
+                                          r"first_decisions >= 1 \(is 0\)"):
+        from_dict({"game": "cribbage_v0", "pretrain": {"teacher": "search:10", "decisions": 10,
+                                                      "first_teacher": "heuristic"}})
+    with pytest.raises(ConfigError, match=r"needs pretrain.teacher \(is 'none'\)"):
+        from_dict({"game": "cribbage_v0", "pretrain": {"first_teacher": "heuristic", "first_decisions": 10}})
+    with pytest.raises(ConfigError, match=r"pretrain.workers=0 is not allowed"):
+        from_dict({"game": "cribbage_v0", "pretrain": {"teacher": "heuristic", "decisions": 10, "workers": 0}})
+    with pytest.raises(ConfigError, match=r"pretrain.contested_only='yes' is not allowed"):
+        from_dict({"game": "cribbage_v0", "pretrain": {"teacher": "heuristic", "decisions": 10,
+                                                      "contested_only": "yes"}})
+
+
+def test_first_teacher_clone_then_the_main_teacher_in_a_short_run(tmp_path):
+    """The first stage fits the heuristic (its agreement is recorded and far above an untrained
+    policy's), then the search labels are collected by two processes and fitted."""
+    from muggins_env.train.trainer import train
+
+    cfg = tiny(game="cribbage_v0", env_options={"num_players": 2}, features="derived",
+               opponents={"random": 0.0, "heuristic": 1.0, "self": 0.0},
+               ppo={"n_steps": 32, "batch_size": 64, "n_epochs": 1, "net_arch": [64]},
+               budget={"total_timesteps": 128, "n_envs": 4},
+               pretrain={"first_teacher": "heuristic", "first_decisions": 3000, "teacher": "search:6",
+                         "decisions": 40, "contested_only": True, "workers": 2, "epochs": 8,
+                         "batch_size": 64},
+               eval={"deals": 0, "opponents": ["random"]})
+    card = train(cfg, tmp_path / "run", progress_bar=False, log=lambda *a: None)
+    pre = card["pretrain"]
+    assert pre["first"]["teacher"] == "heuristic" and pre["first"]["decisions"] >= 3000
+    assert pre["first"]["agreement_after"] > 0.6  # an untrained policy agrees on < 0.5 (test_train)
+    assert pre["teacher"] == "search:6" and pre["workers"] == 2 and pre["decisions"] >= 40
+    # then the fit on the search's own labels moves the clone towards them
+    assert pre["agreement_after"] > pre["agreement_before"]
