@@ -233,6 +233,16 @@ def _kinds(num_actions: int, bounds: list[int]) -> np.ndarray:
     return out
 
 
+def _block_offset(layout: dict, block: str) -> int:
+    """Where a named block of an observation layout starts."""
+    at = 0
+    for name, size in layout.items():
+        if name == block:
+            return at
+        at += size
+    raise KeyError(f"observation layout has no block {block!r}: {', '.join(layout)}")
+
+
 def _card_descriptors(num_actions: int, first: int = 0) -> np.ndarray:
     """Rank one-hot (13) and suit one-hot (4) of the card of actions first..first+51 (card ids)."""
     out = np.zeros((num_actions, 17), np.float32)
@@ -245,12 +255,8 @@ def _card_descriptors(num_actions: int, first: int = 0) -> np.ndarray:
 def _cribbage_actions(game: Any, derived: int | None) -> ActionFeatures:
     from ..games.cribbage import rules as R
 
-    a, layout = game.num_actions, game.observation_layout
-    hand = 0
-    for name, size in layout.items():  # the offset of the own-hand block
-        if name == "hand":
-            break
-        hand += size
+    a = game.num_actions
+    hand = _block_offset(game.observation_layout, "hand")
     index = -np.ones((a, 7), np.int32)
     cards = np.arange(52)
     index[cards, 0] = hand + cards
@@ -295,7 +301,7 @@ def _muggins_cards_actions(game: Any, derived: int | None) -> ActionFeatures:
     from .heuristic_muggins_cards import CALL, COMMON_PILE, OPPONENT_DISCARD, OWN_DISCARD, PASS
 
     a = game.num_actions
-    index = -np.ones((a, 3), np.int32)
+    index = -np.ones((a, 3 + 13), np.int32)
     if derived is not None:
         f = MugginsCardsFeatures(game)
         acts = np.arange(a)
@@ -303,6 +309,12 @@ def _muggins_cards_actions(game: Any, derived: int | None) -> ActionFeatures:
         index[:, 1] = derived + f.MINE + acts
         index[:, 2] = derived + f.THEIRS + acts
         index[CALL, 0] = derived + f.MISTAKE  # a founded call
+    # The rank a common-pile placement covers (the pile's top, one-hot from the observation's commons
+    # block: per pile "present" then 13 ranks). Without it every fitting pile has the same features and
+    # the scorer cannot prefer one: the choice between piles is the game's only real decision.
+    commons = _block_offset(game.observation_layout, "commons")
+    for i in range(OPPONENT_DISCARD - COMMON_PILE):
+        index[COMMON_PILE + i, 3:] = commons + 14 * i + 1 + np.arange(13)
     static = np.concatenate([_kinds(a, [COMMON_PILE, OPPONENT_DISCARD, OWN_DISCARD, PASS, CALL]),
                              np.zeros((a, 1), np.float32)], axis=1)
     static[OPPONENT_DISCARD:OWN_DISCARD, -1] = np.arange(1, OWN_DISCARD - OPPONENT_DISCARD + 1) / 6.0
