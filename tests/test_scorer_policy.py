@@ -161,3 +161,30 @@ def test_dagger_rounds_label_the_clones_own_positions_with_the_teachers_moves(tm
                  tmp_path / "run", progress_bar=False, log=lambda *a: None)
     pre = card["pretrain"]
     assert pre["rounds"] == 2 and len(pre["agreement_on_own_play"]) == 1 and pre["decisions"] >= 200
+
+
+def test_card_muggins_common_piles_differ_by_the_rank_they_cover():
+    """Two fitting common piles (tops 5 and 7, a 6 in play) must not look alike to the scorer:
+    each placement carries the rank it covers, read from the real observation."""
+    from muggins_env import muggins_cards_v0
+    from muggins_env.agents.features import MugginsCardsFeatures
+    from muggins_env.kernel.cards import parse_card, rank_of
+
+    commons = [parse_card("5♣"), parse_card("7♦")]
+    six = parse_card("6♥")
+    rest = [c for c in range(52) if c not in commons and c != six]
+    stocks = [[six] + rest[:12], rest[12:25], rest[25:37], rest[37:49]]
+    env = muggins_cards_v0.raw_env(num_players=4, mistakes=True)
+    env.reset(seed=0, options={"deal": {"dealer": 3, "stocks": stocks, "commons": commons}})
+    agent = env.agent_selection
+    obs = env.observe(agent)
+    assert obs["action_mask"][0] and obs["action_mask"][1]
+    game = env.game
+    extra = MugginsCardsFeatures(game)
+    x = np.concatenate([obs["observation"], extra(env.infos[agent]["view"], obs["action_mask"])])
+    f = action_features("muggins_cards_v0", game, "derived")(x)
+    assert f[0, 3 + rank_of(commons[0])] == 1.0 and f[0, 3:].sum() == 1.0  # pile 0 covers the 5
+    assert f[1, 3 + rank_of(commons[1])] == 1.0 and f[1, 3:].sum() == 1.0  # pile 1 covers the 7
+    assert rank_of(commons[1]) - rank_of(commons[0]) == 2
+    assert f[0, 0] == f[1, 0] == 1.0  # both are correct placements
+    assert f[10, 3:].sum() == 0.0  # the own discard covers no common rank
