@@ -183,8 +183,8 @@ def test_card_muggins_common_piles_differ_by_the_rank_they_cover():
     extra = MugginsCardsFeatures(game)
     x = np.concatenate([obs["observation"], extra(env.infos[agent]["view"], obs["action_mask"])])
     f = action_features("muggins_cards_v0", game, "derived")(x)
-    assert f[0, 2 + rank_of(commons[0])] == 1.0 and f[0, 3:].sum() == 1.0  # pile 0 covers the 5 (rank_of: A = 1)
-    assert f[1, 2 + rank_of(commons[1])] == 1.0 and f[1, 3:].sum() == 1.0  # pile 1 covers the 7
+    assert f[0, 2 + rank_of(commons[0])] == 1.0 and f[0, 3:16].sum() == 1.0  # pile 0 covers the 5 (rank_of: A = 1)
+    assert f[1, 2 + rank_of(commons[1])] == 1.0 and f[1, 3:16].sum() == 1.0  # pile 1 covers the 7
     assert rank_of(commons[1]) - rank_of(commons[0]) == 2
     assert f[0, 0] == f[1, 0] == 1.0  # both are correct placements
-    assert f[10, 3:].sum() == 0.0  # the own discard covers no common rank
+    assert f[10, 3:16].sum() == 0.0  # the own discard covers no common rank
