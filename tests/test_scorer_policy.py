@@ -166,8 +166,9 @@ def test_dagger_rounds_label_the_clones_own_positions_with_the_teachers_moves(tm
 def test_card_muggins_common_piles_differ_by_the_rank_they_cover():
     """Two fitting common piles (tops 5 and 7, a 6 in play) must not look alike to the scorer:
     each placement carries the rank it covers, read from the real observation."""
-    from muggins_env import muggins_cards_v0
     from muggins_env.agents.features import MugginsCardsFeatures
+
+    from muggins_env import muggins_cards_v0
     from muggins_env.kernel.cards import parse_card, rank_of
 
     commons = [parse_card("5♣"), parse_card("7♦")]
