@@ -120,10 +120,17 @@ def _play_out(page, shot: Path | None, shot_at: int = 6, limit: int = 400) -> Co
     Returns how many clicks went to hands, places and buttons."""
     kinds: Counter = Counter()
     pictured = False  # a picture with something clickable on the table
+    idle_since = None
     while True:
         page.wait_for_selector(DECISION, timeout=30_000)
         if page.locator("#over").is_visible():
             return kinds
+        if not page.locator("#moves .move").count():  # redrawn between the wait and now: wait again
+            idle_since = idle_since or time.monotonic()
+            assert time.monotonic() - idle_since < 30, "no move offered for 30 s and the game is not over"
+            time.sleep(0.05)
+            continue
+        idle_since = None
         clicks = sum(kinds.values())
         clickable = page.locator(".target-on, .hand .playable").count() > 0
         if shot is not None and (clicks < shot_at or (clickable and not pictured)):
