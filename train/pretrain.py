@@ -68,7 +68,7 @@ def collect(cfg: dict, decisions: int, seed: int, actor: Any = None) -> dict[str
     rng = np.random.default_rng(seed + 1)
     gamma = float(cfg["ppo"]["gamma"])
     contested_only = bool(cfg["pretrain"].get("contested_only", False))
-    obs_l, mask_l, act_l, ret_l, keep_l = [], [], [], [], []
+    obs_l, mask_l, act_l, ret_l, keep_l, kept = [], [], [], [], [], 0
     obs, _ = env.reset()
     episode_rewards: list[float] = []
     while True:
@@ -77,6 +77,7 @@ def collect(cfg: dict, decisions: int, seed: int, actor: Any = None) -> dict[str
         action = int(teacher.act(env.state.observation(env.learner), m8, rng, _teacher_info(env, teacher, m8)))
         weighed = getattr(teacher, "last_values", None)
         keep_l.append(len(weighed) >= 2 if weighed is not None else int(m8.sum()) >= 2)
+        kept += keep_l[-1]
         obs_l.append(obs)
         mask_l.append(mask)
         act_l.append(action)
@@ -91,7 +92,7 @@ def collect(cfg: dict, decisions: int, seed: int, actor: Any = None) -> dict[str
                 rets.append(g)
             ret_l.extend(reversed(rets))
             episode_rewards = []
-            if (sum(keep_l) if contested_only else len(act_l)) >= decisions:
+            if (kept if contested_only else len(act_l)) >= decisions:
                 break
             obs, _ = env.reset()
     keep = np.asarray(keep_l, bool) if contested_only else np.ones(len(act_l), bool)
