@@ -100,11 +100,6 @@ def collect(cfg: dict, decisions: int, seed: int, actor: Any = None) -> dict[str
             "actions": np.asarray(act_l, np.int64)[keep], "returns": np.asarray(ret_l, np.float32)[keep]}
 
 
-def _collect_share(args: tuple) -> dict[str, np.ndarray]:
-    cfg, n, seed, actor = args
-    return collect(cfg, n, seed, actor)
-
-
 def collect_parallel(cfg: dict, decisions: int, seed: int, actor: Any = None,
                      workers: int = 1) -> dict[str, np.ndarray]:
     """``collect`` split over ``workers`` processes (spawned: the trainer's torch threads are
@@ -115,9 +110,10 @@ def collect_parallel(cfg: dict, decisions: int, seed: int, actor: Any = None,
     from concurrent.futures import ProcessPoolExecutor
 
     shares = [decisions // workers + (k < decisions % workers) for k in range(workers)]
-    jobs = [(cfg, n, seed + 7919 * k, actor) for k, n in enumerate(shares) if n > 0]
+    jobs = [(k, n) for k, n in enumerate(shares) if n > 0]
     with ProcessPoolExecutor(len(jobs), mp_context=mp.get_context("spawn")) as ex:
-        parts = list(ex.map(_collect_share, jobs))
+        parts = list(ex.map(collect, [cfg] * len(jobs), [n for _, n in jobs],
+                            [seed + 7919 * k for k, _ in jobs], [actor] * len(jobs)))
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
