@@ -90,3 +90,74 @@ def test_first_teacher_clone_then_the_main_teacher_in_a_short_run(tmp_path):
     assert pre["teacher"] == "search:6" and pre["workers"] == 2 and pre["decisions"] >= 40
     # then the fit on the search's own labels moves the clone towards them
     assert pre["agreement_after"] > pre["agreement_before"]
+
+
+def _run(tmp_path, name, **pretrain):
+    from muggins_env.train.trainer import train
+
+    cfg = tiny(game="cribbage_v0", env_options={"num_players": 2}, features="derived",
+               opponents={"random": 0.0, "heuristic": 1.0, "self": 0.0},
+               ppo={"n_steps": 32, "batch_size": 64, "n_epochs": 1, "net_arch": [64]},
+               budget={"total_timesteps": 128, "n_envs": 4},
+               pretrain={"teacher": "heuristic", "epochs": 2, "batch_size": 64, **pretrain},
+               eval={"deals": 0, "opponents": ["random"]})
+    return cfg, train(cfg, tmp_path / name, progress_bar=False, log=lambda *a: None)
+
+
+def test_saved_labels_are_the_decisions_collected_and_a_later_run_fits_them_with_its_own(tmp_path):
+    """``save_labels`` writes exactly what ``collect`` gathers for the run's seed; a second run
+    with ``labels_from`` fits the saved decisions plus its new ones (and saves both)."""
+    from muggins_env.train.pretrain import load_labels
+
+    cfg, card = _run(tmp_path, "a", decisions=60, save_labels=True)
+    saved = load_labels(tmp_path / "a", cfg)  # a run folder is accepted for its labels.npz
+    again = collect(cfg, 60, cfg["seed"])
+    for key in ("obs", "masks", "actions", "returns"):
+        assert np.array_equal(saved[key], again[key]), key
+    assert card["pretrain"]["decisions"] == len(saved["actions"]) >= 60 and card["pretrain"]["reused"] == 0
+
+    cfg_b, card_b = _run(tmp_path, "b", decisions=30, save_labels=True,
+                         labels_from=[str(tmp_path / "a" / "labels.npz")])
+    both = load_labels(tmp_path / "b", cfg_b)
+    n_a = len(saved["actions"])
+    assert card_b["pretrain"]["reused"] == n_a
+    assert card_b["pretrain"]["decisions"] == len(both["actions"]) >= n_a + 30
+    assert np.array_equal(both["obs"][:n_a], saved["obs"])  # the saved ones first, then the new
+
+    # only the saved labels: no collection at all
+    _, card_c = _run(tmp_path, "c", decisions=0, labels_from=[str(tmp_path / "b")])
+    assert card_c["pretrain"]["decisions"] == len(both["actions"]) and card_c["pretrain"]["collect_seconds"] < 1
+
+
+def test_labels_from_another_game_setup_or_teacher_is_refused_with_the_difference(tmp_path):
+    from muggins_env.train.pretrain import load_labels, save_labels
+
+    cfg = crib()
+    data = collect(cfg, 20, 1)
+    path = save_labels(tmp_path / "labels.npz", data, cfg)
+    assert len(load_labels(path, cfg)["actions"]) == len(data["actions"])
+    with pytest.raises(ValueError, match=r"has teacher='heuristic', this run has teacher='search:8'"):
+        load_labels(path, crib(teacher="search:8"))
+    with pytest.raises(ValueError, match=r"has features='derived', this run has features='none'"):
+        load_labels(path, {**cfg, "features": "none"})
+    with pytest.raises(FileNotFoundError, match=r"no label file at .*nowhere"):
+        load_labels(tmp_path / "nowhere", cfg)
+    np.savez(tmp_path / "other.npz", obs=np.zeros(3))
+    with pytest.raises(ValueError, match=r"is not a label file \(missing masks, actions, returns, meta\)"):
+        load_labels(tmp_path / "other.npz", cfg)
+
+
+def test_label_options_are_validated():
+    with pytest.raises(ConfigError, match=r"pretrain.labels_from=.* is not allowed.*a list of paths"):
+        from_dict({"game": "cribbage_v0", "pretrain": {"teacher": "heuristic", "decisions": 10,
+                                                      "labels_from": "runs/x"}})
+    with pytest.raises(ConfigError, match=r"pretrain.decisions=0 is not allowed .* no pretrain.labels_from"):
+        from_dict({"game": "cribbage_v0", "pretrain": {"teacher": "heuristic", "decisions": 0}})
+    with pytest.raises(ConfigError, match=r"need pretrain.teacher \(is 'none'\)"):
+        from_dict({"game": "cribbage_v0", "pretrain": {"labels_from": ["runs/x"]}})
+    with pytest.raises(ConfigError, match=r"pretrain.rounds=2 \(DAgger\) needs pretrain.decisions >= 1"):
+        from_dict({"game": "cribbage_v0", "pretrain": {"teacher": "heuristic", "decisions": 0, "rounds": 2,
+                                                      "labels_from": ["runs/x"]}})
+    cfg = from_dict({"game": "cribbage_v0", "pretrain": {"teacher": "heuristic", "decisions": 0,
+                                                        "labels_from": ["runs/x"]}})
+    assert cfg["pretrain"]["labels_from"] == ["runs/x"] and cfg["pretrain"]["save_labels"] is False

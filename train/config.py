@@ -53,6 +53,8 @@ DEFAULTS: dict[str, Any] = {
         "first_teacher": "none",  # a cheaper teacher fitted first (e.g. heuristic before search:N)
         "first_decisions": 0,  # its decisions (fitted for `epochs` passes before the main teacher's)
         "contested_only": False,  # keep only the main teacher's decisions between two or more candidates
+        "save_labels": False,  # write the main teacher's decisions to <out>/labels.npz (reusable)
+        "labels_from": [],  # saved label files (or run folders holding labels.npz) fitted with the new ones
     },
     "self_play": {
         "snapshot_every": 20000,  # learner steps between snapshots
@@ -161,6 +163,11 @@ def _opponent_list(v: Any) -> str | None:
     return "a non-empty list of agent specs (e.g. [random, heuristic])"
 
 
+def _path_list(v: Any) -> str | None:
+    ok = isinstance(v, list) and all(isinstance(x, str) and x for x in v)
+    return None if ok else "a list of paths (label files or run folders)"
+
+
 def _teacher(v: Any) -> str | None:
     if v == "none":
         return None
@@ -221,6 +228,8 @@ SCHEMA: dict[str, Any] = {
         "first_teacher": _teacher,
         "first_decisions": _num(0, integer=True),
         "contested_only": _bool,
+        "save_labels": _bool,
+        "labels_from": _path_list,
     },
     "self_play": {
         "snapshot_every": _num(1, integer=True),
@@ -319,9 +328,16 @@ def validate(cfg: dict) -> dict:
         raise ConfigError(f"config ppo.batch_size={ppo['batch_size']} is larger than a rollout "
                           f"(ppo.n_steps * budget.n_envs = {rollout})")
     pre = cfg["pretrain"]
-    if pre["teacher"] != "none" and pre["decisions"] < 1:
+    if pre["teacher"] != "none" and pre["decisions"] < 1 and not pre["labels_from"]:
         raise ConfigError(f"config pretrain.decisions={pre['decisions']} is not allowed with "
-                          f"pretrain.teacher={pre['teacher']!r}; expected an integer >= 1")
+                          f"pretrain.teacher={pre['teacher']!r} and no pretrain.labels_from; expected an "
+                          "integer >= 1")
+    if pre["teacher"] == "none" and (pre["labels_from"] or pre["save_labels"]):
+        raise ConfigError("config pretrain.labels_from / pretrain.save_labels need pretrain.teacher "
+                          "(is 'none'): the labels are the teacher's decisions")
+    if pre["rounds"] > 1 and pre["decisions"] < 1:
+        raise ConfigError(f"config pretrain.rounds={pre['rounds']} (DAgger) needs pretrain.decisions >= 1 "
+                          f"(is {pre['decisions']}): each round collects that many more")
     if pre["first_teacher"] != "none" and (pre["teacher"] == "none" or pre["first_decisions"] < 1):
         raise ConfigError(f"config pretrain.first_teacher={pre['first_teacher']!r} needs pretrain.teacher "
                           f"(is {pre['teacher']!r}) and pretrain.first_decisions >= 1 (is {pre['first_decisions']})")

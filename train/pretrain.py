@@ -23,11 +23,19 @@ shares of the decisions side by side (worker k with seed ``seed + 7919 k``; one 
 serial collection), and ``first_teacher`` (e.g. ``heuristic``) is fitted first on
 ``first_decisions`` cheap decisions: the few search labels then only have to teach where the
 search departs from the heuristic, not the whole game from scratch.
+
+Search labels are the expensive part (75 ms a cribbage decision at ``search:200``), so they can
+be kept: ``save_labels`` writes every decision fitted to ``<out>/labels.npz`` with what they
+depend on (game, options, features, teacher, reward settings), and ``labels_from`` fits saved
+files with the new ones. Expert iteration can then grow its label set over several runs (or
+several machines) instead of paying for all of it in one.
 """
 
 from __future__ import annotations
 
+import json
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -117,6 +125,49 @@ def collect_parallel(cfg: dict, decisions: int, seed: int, actor: Any = None,
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
+LABEL_KEYS = ("obs", "masks", "actions", "returns")
+LABELS_FILE = "labels.npz"
+
+
+def label_meta(cfg: dict) -> dict:
+    """What a label set depends on: labels are reusable only by a run where all of it is equal."""
+    return {"game": cfg["game"], "env_options": dict(cfg["env_options"]), "features": cfg["features"],
+            "teacher": cfg["pretrain"]["teacher"], "contested_only": bool(cfg["pretrain"]["contested_only"]),
+            "gamma": float(cfg["ppo"]["gamma"]), "reward_scale": float(cfg["reward_scale"])}
+
+
+def save_labels(path: str | Path, data: dict[str, np.ndarray], cfg: dict) -> Path:
+    path = Path(path)
+    np.savez_compressed(path, **{k: data[k] for k in LABEL_KEYS}, meta=np.array(json.dumps(label_meta(cfg))))
+    return path
+
+
+def load_labels(path: str | Path, cfg: dict) -> dict[str, np.ndarray]:
+    """A saved label set (a file, or a run folder holding ``labels.npz``), checked against ``cfg``."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / LABELS_FILE
+    if not p.is_file():
+        raise FileNotFoundError(f"pretrain.labels_from: no label file at {str(path)!r} (a labels.npz written by "
+                                "pretrain.save_labels, or the run folder holding it)")
+    with np.load(p, allow_pickle=False) as z:
+        missing = [k for k in (*LABEL_KEYS, "meta") if k not in z.files]
+        if missing:
+            raise ValueError(f"pretrain.labels_from: {str(p)!r} is not a label file (missing {', '.join(missing)})")
+        meta = json.loads(str(z["meta"]))
+        data = {k: z[k] for k in LABEL_KEYS}
+    want = label_meta(cfg)
+    for key, value in want.items():
+        if meta.get(key) != value:
+            raise ValueError(f"pretrain.labels_from: {str(p)!r} has {key}={meta.get(key)!r}, this run has "
+                             f"{key}={value!r}; labels are reusable only with the same {', '.join(want)}")
+    return data
+
+
+def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    return {k: np.concatenate([p[k] for p in parts]) for k in LABEL_KEYS}
+
+
 def agreement(policy: Any, data: dict[str, np.ndarray]) -> float:
     """Share of the demonstrations where the policy's most probable legal action is the teacher's."""
     import torch
@@ -128,8 +179,9 @@ def agreement(policy: Any, data: dict[str, np.ndarray]) -> float:
     return float(np.mean(best == data["actions"]))
 
 
-def imitate(model: Any, cfg: dict, seed: int, log=print) -> dict[str, Any]:
-    """Collect the teacher's decisions and fit ``model.policy`` to them; return what was done."""
+def imitate(model: Any, cfg: dict, seed: int, log=print, out: str | Path | None = None) -> dict[str, Any]:
+    """Collect the teacher's decisions (with any saved ones) and fit ``model.policy`` to them;
+    return what was done. With ``save_labels`` every decision fitted goes to ``out/labels.npz``."""
     import torch
     from muggins_env.agents.ppo import policy_from_sb3
 
@@ -147,8 +199,13 @@ def imitate(model: Any, cfg: dict, seed: int, log=print) -> dict[str, Any]:
         log(f"first imitation: {first['decisions']} decisions of {pc['first_teacher']!r}, the policy's best "
             f"move is the teacher's on {first['agreement_after']:.1%} of them")
         del first_data
+    cached = [load_labels(p, cfg) for p in pc["labels_from"]]
+    reused = sum(len(c["actions"]) for c in cached)
+    if cached:
+        log(f"reusing {reused} saved decisions of {pc['teacher']!r} from {len(cached)} label file(s)")
     t1 = time.perf_counter()
-    data = collect_parallel(cfg, pc["decisions"], seed, workers=workers)
+    fresh_first = [collect_parallel(cfg, pc["decisions"], seed, workers=workers)] if pc["decisions"] > 0 else []
+    data = _concat(cached + fresh_first)
     t_collect = time.perf_counter() - t1
     before = agreement(model.policy, data)
     rounds = []
@@ -159,14 +216,19 @@ def imitate(model: Any, cfg: dict, seed: int, log=print) -> dict[str, Any]:
                                      workers=workers)
             t_collect += time.perf_counter() - t1
             on_own = agreement(model.policy, fresh)  # on the positions the clone reaches itself
-            data = {k: np.concatenate([data[k], fresh[k]]) for k in data}
+            data = _concat([data, fresh])
             rounds.append(round(on_own, 4))
             log(f"DAgger round {r + 1}: the clone's best move is the teacher's on {on_own:.1%} of "
                 f"{len(fresh['actions'])} decisions it reached itself")
         _fit(model.policy, opt, data, cfg, seed + r)
     after = agreement(model.policy, data)
     n = len(data["actions"])
-    stats = {"teacher": pc["teacher"], "decisions": n, "epochs": pc["epochs"], "rounds": pc["rounds"],
+    if pc["save_labels"]:
+        if out is None:
+            raise ValueError("pretrain.save_labels needs the run's output folder")
+        path = save_labels(Path(out) / LABELS_FILE, data, cfg)
+        log(f"saved the {n} decisions fitted to {path} (pretrain.labels_from reuses them)")
+    stats = {"teacher": pc["teacher"], "decisions": n, "reused": reused, "epochs": pc["epochs"], "rounds": pc["rounds"],
              "agreement_before": round(before, 4), "agreement_after": round(after, 4),
              "agreement_on_own_play": rounds, "workers": workers, "first": first,
              "collect_seconds": round(t_collect, 1), "seconds": round(time.perf_counter() - t0, 1)}

@@ -6,6 +6,7 @@
   checkpoints/             step_<n>.zip (+ .npz) every ``checkpoint_every`` learner steps
   snapshots/               the self-play snapshots (step_<n>.npz), reloaded on resume
   tb/                      TensorBoard logs (``tensorboard --logdir out/tb``)
+  labels.npz               the teacher's decisions fitted (``pretrain.save_labels``; ``labels_from`` reuses it)
   eval.json, model_card.json   the final evaluation vs random and heuristic, and the card
 """
 
@@ -234,7 +235,7 @@ def train(cfg: dict, out: str | Path, seed: int | None = None, resume: str | Pat
         if cfg["pretrain"]["teacher"] != "none":
             from .pretrain import imitate
 
-            pretrain_stats = imitate(model, cfg, seed, log=log)
+            pretrain_stats = imitate(model, cfg, seed, log=log, out=out)
     remaining = max(0, total - done)
     if remaining:
         # PPO stops only after whole rollouts (n_steps x n_envs steps): ask for exactly that many,
