@@ -108,6 +108,14 @@ def collect(cfg: dict, decisions: int, seed: int, actor: Any = None) -> dict[str
             "actions": np.asarray(act_l, np.int64)[keep], "returns": np.asarray(ret_l, np.float32)[keep]}
 
 
+LABEL_KEYS = ("obs", "masks", "actions", "returns")
+LABELS_FILE = "labels.npz"
+
+
+def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    return {k: np.concatenate([p[k] for p in parts]) for k in LABEL_KEYS}
+
+
 def collect_parallel(cfg: dict, decisions: int, seed: int, actor: Any = None,
                      workers: int = 1) -> dict[str, np.ndarray]:
     """``collect`` split over ``workers`` processes (spawned: the trainer's torch threads are
@@ -122,11 +130,7 @@ def collect_parallel(cfg: dict, decisions: int, seed: int, actor: Any = None,
     with ProcessPoolExecutor(len(jobs), mp_context=mp.get_context("spawn")) as ex:
         parts = list(ex.map(collect, [cfg] * len(jobs), [n for _, n in jobs],
                             [seed + 7919 * k for k, _ in jobs], [actor] * len(jobs)))
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-
-
-LABEL_KEYS = ("obs", "masks", "actions", "returns")
-LABELS_FILE = "labels.npz"
+    return _concat(parts)
 
 
 def label_meta(cfg: dict) -> dict:
@@ -164,10 +168,6 @@ def load_labels(path: str | Path, cfg: dict) -> dict[str, np.ndarray]:
     return data
 
 
-def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    return {k: np.concatenate([p[k] for p in parts]) for k in LABEL_KEYS}
-
-
 def agreement(policy: Any, data: dict[str, np.ndarray]) -> float:
     """Share of the demonstrations where the policy's most probable legal action is the teacher's."""
     import torch
@@ -189,6 +189,10 @@ def imitate(model: Any, cfg: dict, seed: int, log=print, out: str | Path | None 
     workers = pc["workers"]
     t0 = time.perf_counter()
     opt = torch.optim.Adam(model.policy.parameters(), lr=pc["learning_rate"])
+    cached = [load_labels(p, cfg) for p in pc["labels_from"]]  # first: a bad file stops the run at once
+    reused = sum(len(c["actions"]) for c in cached)
+    if cached:
+        log(f"reusing {reused} saved decisions of {pc['teacher']!r} from {len(cached)} label file(s)")
     first = None
     if pc["first_teacher"] != "none":
         first_cfg = {**cfg, "pretrain": {**pc, "teacher": pc["first_teacher"], "contested_only": False}}
@@ -199,13 +203,9 @@ def imitate(model: Any, cfg: dict, seed: int, log=print, out: str | Path | None 
         log(f"first imitation: {first['decisions']} decisions of {pc['first_teacher']!r}, the policy's best "
             f"move is the teacher's on {first['agreement_after']:.1%} of them")
         del first_data
-    cached = [load_labels(p, cfg) for p in pc["labels_from"]]
-    reused = sum(len(c["actions"]) for c in cached)
-    if cached:
-        log(f"reusing {reused} saved decisions of {pc['teacher']!r} from {len(cached)} label file(s)")
     t1 = time.perf_counter()
-    fresh_first = [collect_parallel(cfg, pc["decisions"], seed, workers=workers)] if pc["decisions"] > 0 else []
-    data = _concat(cached + fresh_first)
+    new = [collect_parallel(cfg, pc["decisions"], seed, workers=workers)] if pc["decisions"] > 0 else []
+    data = _concat(cached + new)
     t_collect = time.perf_counter() - t1
     before = agreement(model.policy, data)
     rounds = []
