@@ -66,13 +66,15 @@ def test_list_agents_names_the_zoo_models(capsys):
         assert f"zoo:{name}" in out
 
 
-def test_a_zoo_model_plays_in_the_harness_without_torch(tmp_path):
-    """``muggins-eval --game cribbage_v0 --agents zoo:cribbage_v0 heuristic`` with torch unimportable."""
+@pytest.mark.parametrize(("spec", "opts"), [("zoo:cribbage_v0", []), ("zoo:cribbage_v0/4p", ["--opt", "num_players=4"])])
+def test_a_zoo_model_plays_in_the_harness_without_torch(spec, opts, tmp_path):
+    """``muggins-eval --game cribbage_v0 --agents zoo:cribbage_v0 heuristic`` with torch unimportable
+    (the 4-player model's hinted features run the heuristic: numpy too)."""
     code = ("import sys; sys.modules['torch'] = None; sys.modules['stable_baselines3'] = None; "
             "from muggins_env.eval.cli import main; "
-            f"raise SystemExit(main(['--game', 'cribbage_v0', '--agents', 'zoo:cribbage_v0', 'heuristic', "
+            f"raise SystemExit(main(['--game', 'cribbage_v0', *{opts!r}, '--agents', {spec!r}, 'heuristic', "
             f"'--deals', '1', '--workers', '1', '--no-progress', '--no-plot', '--out', {str(tmp_path)!r}]))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     summary = json.loads((tmp_path / "results.json").read_text())["summary"]
-    assert summary["games"] == 2 and summary["agents"][0]["spec"] == "zoo:cribbage_v0"
+    assert summary["games"] == 2 and summary["agents"][0]["spec"] == spec  # one deal, both ways round
