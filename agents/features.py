@@ -12,6 +12,9 @@ lay away, which tile to play, which pile to choose is still the policy's to lear
 ``derived_features(game_id, game)`` returns a ``Features`` (``size``, ``__call__(view, mask)
 -> float32[size]``), or None for a game without any (Michigan has no counting to do).
 The environments' own observations never include them: they are the agent's choice.
+
+The one set that does carry strategy is ``hinted`` (``HintedFeatures``): the derived features
+plus the heuristic's move, for a policy that learns where to depart from the heuristic.
 """
 
 from __future__ import annotations
