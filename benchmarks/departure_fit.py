@@ -63,6 +63,7 @@ def fit_variant(data: dict, game, epochs: int, hidden: int, seed: int = 0) -> li
 def main() -> None:
     import torch
     from muggins_env.agents import make_game
+    from muggins_env.agents.features import make_features
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("labels", help="a labels.npz saved by a hinted cribbage run")
@@ -74,9 +75,10 @@ def main() -> None:
     game = make_game("cribbage_v0", {"num_players": args.players})
     with np.load(args.labels, allow_pickle=False) as z:
         data = {k: z[k] for k in ("obs", "actions", "masks")}
-    if data["obs"].shape[1] != game.observation_size + make_hinted_size(game):
+    size = game.observation_size + make_features("hinted", "cribbage_v0", game).size
+    if data["obs"].shape[1] != size:
         raise SystemExit(f"{args.labels}: observations of {data['obs'].shape[1]}; a hinted cribbage "
-                         f"{args.players}-player label file has {game.observation_size + make_hinted_size(game)}")
+                         f"{args.players}-player label file has {size}")
     hint = data["obs"][:, -game.num_actions:].argmax(1)
     print(f"{len(data['actions'])} labels; the search departs from the hint on {np.mean(hint != data['actions']):.1%}")
     for spec in args.variants:
@@ -85,12 +87,6 @@ def main() -> None:
         for row in fit_variant(data, game, epochs, hidden):
             print(f"epochs {epochs} hidden {hidden}: {row}")
         print(f"  ({time.perf_counter() - t0:.0f} s)")
-
-
-def make_hinted_size(game) -> int:
-    from muggins_env.agents.features import make_features
-
-    return make_features("hinted", "cribbage_v0", game).size
 
 
 if __name__ == "__main__":
