@@ -93,9 +93,19 @@ def _create(base: str, game: str, options: dict, seats: list[str], seed: int) ->
     return json.loads(urllib.request.urlopen(req, timeout=30).read())
 
 
-def _click_once(page) -> str:
+def _click_once(page) -> str | None:
     """One decision by clicking: a hand card or tile that legal moves name, then a place of the
-    table that one move names (a pile, an arm's end), else a move button."""
+    table that one move names (a pile, an arm's end), else a move button. None: the page redrew
+    the element between finding and clicking it (a server update), so nothing was clicked."""
+    try:
+        return _click(page)
+    except sync_api.Error as e:
+        if "not attached to the DOM" in str(e):
+            return None
+        raise
+
+
+def _click(page) -> str:
     hand = page.locator(".hand .playable")
     if hand.count():
         target = hand.first.element_handle()
@@ -136,7 +146,10 @@ def _play_out(page, shot: Path | None, shot_at: int = 6, limit: int = 400) -> Co
         if shot is not None and (clicks < shot_at or (clickable and not pictured)):
             page.screenshot(path=str(shot), full_page=True)
             pictured = clickable
-        kinds[_click_once(page)] += 1
+        kind = _click_once(page)
+        if kind is None:  # redrawn under the click: look again
+            continue
+        kinds[kind] += 1
         assert not page.locator("#error").inner_text(), page.locator("#error").inner_text()
         assert clicks < limit, "the game did not end"
 
