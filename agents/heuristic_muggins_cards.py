@@ -46,15 +46,33 @@ def known_fits(card: int, seat: int, pile: int, commons: list[int], known: list[
     return fits_any(known[seat], after), sum(fits_any(known[(seat + k) % n], after) for k in range(1, n))
 
 
+def open_ranks(top: int, commons: list[int]) -> list[int]:
+    """The ranks next to ``top`` (a discard's top card; -1: empty, never open) that no common top
+    takes: a card of such a rank that fits no common top may land on that discard."""
+    if top < 0:
+        return []
+    r = RANK_LIST[top]
+    return [x for x in (r - 1, r + 1) if 1 <= x <= 13 and not any(t >= 0 and abs(RANK_LIST[t] - x) == 1 for t in commons)]
+
+
+def first_fitting_discard(card: int, placer: int, discard_tops: list[int]) -> int | None:
+    """The seat whose discard receives ``card`` when no common pile fits it: the first opponent
+    clockwise from ``placer``'s left whose discard top it fits (None: it stays with the placer)."""
+    n = len(discard_tops)
+    for k in range(1, n):
+        if _fits(card, discard_tops[(placer + k) % n]):
+            return (placer + k) % n
+    return None
+
+
 def correct_destinations(card: int, placer: int, commons: list[int], discard_tops: list[int]) -> list[int]:
     """The correct placement actions of ``placer`` for ``card`` (RULES.md §1.2), from the tops."""
     piles = [COMMON_PILE + i for i, top in enumerate(commons) if _fits(card, top)]
     if piles:
         return piles
-    n = len(discard_tops)
-    for k in range(1, n):
-        if _fits(card, discard_tops[(placer + k) % n]):
-            return [OPPONENT_DISCARD + k - 1]
+    to = first_fitting_discard(card, placer, discard_tops)
+    if to is not None:
+        return [OPPONENT_DISCARD + (to - placer) % len(discard_tops) - 1]
     return [OWN_DISCARD]
 
 

@@ -18,7 +18,8 @@ from .conformance import plays_as_model
 CASES = [("cribbage_v0", {"num_players": 2}, "derived"), ("cribbage_v0", {"num_players": 4}, "none"),
          ("muggins_dominoes_v0", {"num_players": 2}, "derived"),
          ("muggins_cards_v0", {"num_players": 4, "mistakes": True}, "derived"), ("michigan_v0", {}, "none"),
-         ("cribbage_v0", {"num_players": 4}, "hinted"), ("michigan_v0", {}, "hinted")]
+         ("cribbage_v0", {"num_players": 4}, "hinted"), ("michigan_v0", {}, "hinted"),
+         ("muggins_cards_v0", {"num_players": 4, "mistakes": True}, "extended")]
 
 
 def _policy(game_id, opts, features, seed=0, hidden=8):

@@ -204,7 +204,7 @@ SCHEMA: dict[str, Any] = {
     "seat": _seat,
     "seed": _num(0, integer=True),
     "torch_threads": _num(1, 256, integer=True),
-    "features": _choice("none", "derived", "hinted"),
+    "features": _choice("none", "derived", "hinted", "extended"),
     "opponents": {
         "random": _num(0),
         "heuristic": _num(0),
