@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from muggins_env.agents.features import FEATURE_SETS
 
 
 class ConfigError(ValueError):
@@ -204,7 +205,7 @@ SCHEMA: dict[str, Any] = {
     "seat": _seat,
     "seed": _num(0, integer=True),
     "torch_threads": _num(1, 256, integer=True),
-    "features": _choice("none", "derived", "hinted", "extended"),
+    "features": _choice(*FEATURE_SETS),
     "opponents": {
         "random": _num(0),
         "heuristic": _num(0),
