@@ -204,16 +204,13 @@ class MugginsCardsFeatures(Features):
 
     def _exposure(self, out: np.ndarray, a: int, seat: int, after: list[int], tops: list[int],
                   known: list[int]) -> None:
-        from .heuristic_muggins_cards import first_fitting_discard, fits_any, open_ranks
+        from .heuristic_muggins_cards import first_fitting_discard, fits_any, hidden_by_rank, open_ranks
 
         n, k = self.num_players, self.num_actions
-        visible = [0] * 14
-        for c in after + tops:
-            if c >= 0:
-                visible[RANK_LIST[c]] += 1
+        hidden = hidden_by_rank(after, tops)
         mine = open_ranks(tops[seat], after)
         out[self.OPEN + a] = len(mine) / 2
-        out[self.OPEN + k + a] = sum(max(4 - visible[r], 0) for r in mine) / 8
+        out[self.OPEN + k + a] = sum(max(hidden[r], 0) for r in mine) / 8
         dumped = sum(1 for q in range(n) if q != seat and known[q] >= 0 and not fits_any(known[q], after)
                      and first_fitting_discard(known[q], q, tops) == seat)
         out[self.OPEN + 2 * k + a] = dumped / (n - 1)
@@ -251,8 +248,6 @@ class HintedFeatures(Features):
     move is the heuristic's (``make_agent("heuristic")``) on the player's readable view, with a
     fixed seed for its sampling so that a view always gets the same hint: nothing hidden enters.
     """
-
-    name = "hinted"
 
     def __init__(self, game_id: str, game: Any, extended: bool = False) -> None:
         from . import make_agent

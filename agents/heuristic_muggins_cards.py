@@ -76,12 +76,18 @@ def correct_destinations(card: int, placer: int, commons: list[int], discard_top
     return [OWN_DISCARD]
 
 
-def fitting_hidden(commons: list[int], discard_tops: list[int]) -> int:
-    """Cards possibly hidden in stocks whose rank fits some common top."""
+def hidden_by_rank(commons: list[int], discard_tops: list[int]) -> list[int]:
+    """Per rank (index 1..13), the cards that may still be hidden: 4 less the copies on the tops."""
     hidden = [4] * 14
     for c in list(commons) + list(discard_tops):
         if c >= 0:
             hidden[RANK_LIST[c]] -= 1
+    return hidden
+
+
+def fitting_hidden(commons: list[int], discard_tops: list[int]) -> int:
+    """Cards possibly hidden in stocks whose rank fits some common top."""
+    hidden = hidden_by_rank(commons, discard_tops)
     ranks = set()
     for top in commons:
         if top >= 0:

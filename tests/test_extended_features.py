@@ -35,8 +35,7 @@ EXPECTED = {0: [0.5, 0.375, 0.0, 1.0], 1: [1.0, 0.875, 1 / 3, 0.75]}
 def test_the_exposure_of_a_table_worked_out_by_hand():
     game = make_game(*CARDS)
     plain, ext = derived_features(CARDS[0], game), derived_features(CARDS[0], game, extended=True)
-    mask = np.zeros(game.num_actions, bool)
-    mask[:] = True
+    mask = np.ones(game.num_actions, bool)
     x, y = plain(TABLE, mask), ext(TABLE, mask)
     assert ext.size == plain.size + 4 * game.num_actions
     np.testing.assert_array_equal(y[:plain.size], x)  # the derived part is unchanged
