@@ -76,7 +76,7 @@ def collect(cfg: dict, decisions: int, seed: int, actor: Any = None) -> dict[str
     rng = np.random.default_rng(seed + 1)
     gamma = float(cfg["ppo"]["gamma"])
     contested_only = bool(cfg["pretrain"].get("contested_only", False))
-    obs_l, mask_l, act_l, ret_l, keep_l, kept = [], [], [], [], [], 0
+    obs_l, mask_l, act_l, ret_l, keep_l, val_l, kept = [], [], [], [], [], [], 0
     obs, _ = env.reset()
     episode_rewards: list[float] = []
     while True:
@@ -85,6 +85,10 @@ def collect(cfg: dict, decisions: int, seed: int, actor: Any = None) -> dict[str
         action = int(teacher.act(env.state.observation(env.learner), m8, rng, _teacher_info(env, teacher, m8)))
         weighed = getattr(teacher, "last_values", None)
         keep_l.append(len(weighed) >= 2 if weighed is not None else int(m8.sum()) >= 2)
+        row = np.full(len(mask), np.nan, np.float32)
+        for a, v in (weighed or {}).items():
+            row[a] = v
+        val_l.append(row)
         kept += keep_l[-1]
         obs_l.append(obs)
         mask_l.append(mask)
@@ -105,15 +109,22 @@ def collect(cfg: dict, decisions: int, seed: int, actor: Any = None) -> dict[str
             obs, _ = env.reset()
     keep = np.asarray(keep_l, bool) if contested_only else np.ones(len(act_l), bool)
     return {"obs": np.asarray(obs_l, np.float32)[keep], "masks": np.asarray(mask_l, bool)[keep],
-            "actions": np.asarray(act_l, np.int64)[keep], "returns": np.asarray(ret_l, np.float32)[keep]}
+            "actions": np.asarray(act_l, np.int64)[keep], "returns": np.asarray(ret_l, np.float32)[keep],
+            "values": np.asarray(val_l, np.float32).reshape(len(act_l), -1)[keep]}
 
 
 LABEL_KEYS = ("obs", "masks", "actions", "returns")
+VALUES_KEY = "values"  # the teacher's mean value of each weighed move (NaN: not weighed); older files lack it
 LABELS_FILE = "labels.npz"
 
 
 def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    return {k: np.concatenate([p[k] for p in parts]) for k in LABEL_KEYS}
+    """The parts end to end; a part without the teacher's values gets NaN rows (fitted to its moves)."""
+    out = {k: np.concatenate([p[k] for p in parts]) for k in LABEL_KEYS}
+    if any(VALUES_KEY in p for p in parts):
+        out[VALUES_KEY] = np.concatenate([p[VALUES_KEY] if VALUES_KEY in p else
+                                          np.full(p["masks"].shape, np.nan, np.float32) for p in parts])
+    return out
 
 
 def collect_parallel(cfg: dict, decisions: int, seed: int, actor: Any = None,
@@ -142,7 +153,8 @@ def label_meta(cfg: dict) -> dict:
 
 def save_labels(path: str | Path, data: dict[str, np.ndarray], cfg: dict) -> Path:
     path = Path(path)
-    np.savez_compressed(path, **{k: data[k] for k in LABEL_KEYS}, meta=np.array(json.dumps(label_meta(cfg))))
+    keys = LABEL_KEYS + ((VALUES_KEY,) if VALUES_KEY in data else ())
+    np.savez_compressed(path, **{k: data[k] for k in keys}, meta=np.array(json.dumps(label_meta(cfg))))
     return path
 
 
@@ -159,7 +171,7 @@ def load_labels(path: str | Path, cfg: dict) -> dict[str, np.ndarray]:
         if missing:
             raise ValueError(f"pretrain.labels_from: {str(p)!r} is not a label file (missing {', '.join(missing)})")
         meta = json.loads(str(z["meta"]))
-        data = {k: z[k] for k in LABEL_KEYS}
+        data = {k: z[k] for k in LABEL_KEYS + ((VALUES_KEY,) if VALUES_KEY in z.files else ())}
     want = label_meta(cfg)
     for key, value in want.items():
         if meta.get(key) != value:
@@ -237,6 +249,27 @@ def imitate(model: Any, cfg: dict, seed: int, log=print, out: str | Path | None 
     return stats
 
 
+def soft_targets(data: dict[str, np.ndarray], temperature: float) -> np.ndarray | None:
+    """Per decision, the distribution the policy is fitted to: with ``temperature`` > 0 and the
+    teacher's values of two or more moves, softmax(value / temperature) over them (a move worth
+    a little more gets a little more weight, and a close call is fitted as one); otherwise all
+    weight on the teacher's move. None when ``temperature`` is 0 (plain cloning)."""
+    if temperature <= 0:
+        return None
+    n, width = data["masks"].shape
+    out = np.zeros((n, width), np.float32)
+    out[np.arange(n), data["actions"]] = 1.0
+    values = data.get(VALUES_KEY)
+    if values is None:
+        return out
+    weighed = np.isfinite(values)
+    rows = weighed.sum(axis=1) >= 2
+    z = np.where(weighed[rows], values[rows] / temperature, -np.inf)
+    z = np.exp(z - z.max(axis=1, keepdims=True))
+    out[rows] = z / z.sum(axis=1, keepdims=True)
+    return out
+
+
 def _fit(policy: Any, opt: Any, data: dict[str, np.ndarray], cfg: dict, seed: int) -> None:
     """``pretrain.epochs`` passes of minibatch Adam on the cloning and value losses."""
     import torch
@@ -249,11 +282,20 @@ def _fit(policy: Any, opt: Any, data: dict[str, np.ndarray], cfg: dict, seed: in
     returns = torch.as_tensor(data["returns"])
     masks = data["masks"]
     vf = float(cfg["ppo"]["vf_coef"])
+    targets = soft_targets(data, float(pc.get("soft_targets", 0.0)))
+    if targets is not None:
+        targets = torch.as_tensor(targets)
     gen = np.random.default_rng(seed + 2)
     for _ in range(pc["epochs"]):
         for idx in np.array_split(gen.permutation(n), max(1, n // pc["batch_size"])):
-            values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], action_masks=masks[idx])
-            loss = -log_prob.mean() + vf * torch.nn.functional.mse_loss(values.flatten(), returns[idx])
+            if targets is None:
+                values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], action_masks=masks[idx])
+                imitation = -log_prob.mean()
+            else:
+                log_probs = policy.get_distribution(obs[idx], action_masks=masks[idx]).distribution.logits
+                values = policy.predict_values(obs[idx])
+                imitation = -(targets[idx] * log_probs).sum(dim=1).mean()
+            loss = imitation + vf * torch.nn.functional.mse_loss(values.flatten(), returns[idx])
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), cfg["ppo"]["max_grad_norm"])
