@@ -163,30 +163,10 @@ def test_label_options_are_validated():
     assert cfg["pretrain"]["labels_from"] == ["runs/x"] and cfg["pretrain"]["save_labels"] is False
 
 
-# -- soft targets: fitting the search's values, not only its move -----------------------------------
-def test_soft_targets_are_a_softmax_of_the_weighed_values_and_one_hot_elsewhere():
-    from muggins_env.train.pretrain import soft_targets
-
-    nan = np.nan
-    data = {"masks": np.ones((4, 3), bool), "actions": np.array([0, 2, 1, 0]),
-            "values": np.array([[0.1, nan, 0.0],  # two weighed: e^1 / (e^1 + e^0) on move 0
-                                [0.0, 0.0, 0.0],  # three equal values: a third each
-                                [nan, 0.3, nan],  # one weighed move: the teacher's move only
-                                [nan, nan, nan]], np.float32)}  # no values: the teacher's move
-    t = soft_targets(data, 0.1)
-    e = np.e / (np.e + 1)
-    assert np.allclose(t[0], [e, 0, 1 - e]) and np.allclose(t[1], [1 / 3] * 3)
-    assert np.array_equal(t[2], [0, 1, 0]) and np.array_equal(t[3], [1, 0, 0])
-    assert soft_targets(data, 0.0) is None  # plain cloning
-    no_values = {k: data[k] for k in ("masks", "actions")}  # a label file saved before the values
-    assert np.array_equal(soft_targets(no_values, 0.1), np.eye(3)[[0, 2, 1, 0]])
-    # a lower temperature puts more weight on the better move
-    assert soft_targets(data, 0.02)[0, 0] > 0.99
-
-
+# -- the search's values kept with its labels (for benchmarks/label_values.py) ------------------------
 def test_collected_values_are_the_teachers_weighed_values(monkeypatch):
     """Each kept decision carries the mean value of every move the search weighed (NaN for the
-    others), so a saved label set can be fitted to the values later."""
+    others), so a saved label set can later say what a model's choices are worth."""
     from muggins_env.agents.search import SearchAgent
     from muggins_env.train import pretrain
 
@@ -208,34 +188,6 @@ def test_collected_values_are_the_teachers_weighed_values(monkeypatch):
         assert np.isfinite(row[action])  # the move played is one weighed (z=1 may keep the heuristic's)
 
 
-def _probability_of_teacher_move(tmp_path, name, temperature):
-    """Fit 40 cribbage decisions whose values make the teacher's move worth 0.75 of the soft
-    target (the other legal move 0.25) and return the fitted policy's mean probability of it."""
-    from muggins_env.agents.ppo import load_npz
-    from muggins_env.train.pretrain import save_labels
-
-    cfg = crib()
-    data = collect(cfg, 40, seed=9)
-    values = np.full(data["masks"].shape, np.nan, np.float32)
-    for i, (mask, a) in enumerate(zip(data["masks"], data["actions"])):
-        other = next(int(b) for b in np.flatnonzero(mask) if b != a)
-        values[i, a], values[i, other] = 0.0, -0.1 * np.log(3.0)  # softmax at 0.1: 3/4 and 1/4
-    data["values"] = values
-    path = save_labels(tmp_path / f"{name}.npz", data, cfg)
-    _run(tmp_path, name, decisions=0, labels_from=[str(path)], epochs=150, soft_targets=temperature,
-                   learning_rate=3e-3)
-    policy = load_npz(tmp_path / name / "model.npz")
-    probs = [policy.probabilities(o, m)[a] for o, m, a in zip(data["obs"], data["masks"], data["actions"])]
-    return float(np.mean(probs))
-
-
-def test_soft_targets_fit_the_values_spread_where_plain_cloning_fits_the_move(tmp_path):
-    soft = _probability_of_teacher_move(tmp_path, "soft", 0.1)
-    hard = _probability_of_teacher_move(tmp_path, "hard", 0.0)
-    assert 0.65 < soft < 0.85, soft  # the 3:1 target, not certainty
-    assert hard > 0.93, hard
-
-
 def test_saved_values_round_trip_and_older_label_files_still_load(tmp_path):
     from muggins_env.train.pretrain import LABEL_KEYS, load_labels, save_labels
 
@@ -249,8 +201,20 @@ def test_saved_values_round_trip_and_older_label_files_still_load(tmp_path):
     assert "values" not in load_labels(old, cfg)
 
 
-def test_soft_targets_option_is_validated():
-    with pytest.raises(ConfigError, match=r"pretrain.soft_targets=-0.1 is not allowed"):
-        from_dict({"game": "cribbage_v0", "pretrain": {"teacher": "heuristic", "decisions": 10,
-                                                      "soft_targets": -0.1}})
-    assert from_dict({"game": "cribbage_v0"})["pretrain"]["soft_targets"] == 0.0
+def test_label_values_gain_is_the_search_value_of_the_choice_over_the_hints():
+    """``benchmarks/label_values.py``: a choice's gain is the search's value of the chosen move less
+    that of the heuristic's move, over the rows where the search valued both."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "label_values.py"
+    spec = importlib.util.spec_from_file_location("label_values", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    nan = np.nan
+    values = np.array([[0.1, nan, 0.3], [0.0, 0.4, nan], [0.5, 0.5, nan], [0.2, nan, 0.0]], np.float32)
+    hint = np.array([0, 0, 0, 0])
+    choice = np.array([2, 1, 0, 1])  # +0.2, +0.4, 0 (keeps the hint), and a move never valued (skipped)
+    departs, mean, se = mod.gain(values, hint, choice)
+    assert departs == pytest.approx(2 / 3) and mean == pytest.approx(0.2)
+    assert se == pytest.approx(np.std([0.2, 0.4, 0.0], ddof=1) / np.sqrt(3))

@@ -56,7 +56,6 @@ DEFAULTS: dict[str, Any] = {
         "contested_only": False,  # keep only the main teacher's decisions between two or more candidates
         "save_labels": False,  # write the main teacher's decisions to <out>/labels.npz (reusable)
         "labels_from": [],  # saved label files (or run folders holding labels.npz) fitted with the new ones
-        "soft_targets": 0.0,  # > 0: fit softmax(values / this) of a search teacher's weighed moves (0: its move)
     },
     "self_play": {
         "snapshot_every": 20000,  # learner steps between snapshots
@@ -232,7 +231,6 @@ SCHEMA: dict[str, Any] = {
         "contested_only": _bool,
         "save_labels": _bool,
         "labels_from": _path_list,
-        "soft_targets": _num(0),
     },
     "self_play": {
         "snapshot_every": _num(1, integer=True),

@@ -114,12 +114,13 @@ def collect(cfg: dict, decisions: int, seed: int, actor: Any = None) -> dict[str
 
 
 LABEL_KEYS = ("obs", "masks", "actions", "returns")
-VALUES_KEY = "values"  # the teacher's mean value of each weighed move (NaN: not weighed); older files lack it
+VALUES_KEY = "values"  # a search teacher's mean value of each weighed move (NaN: not weighed), kept for
+# analysis (how much a model's choices are worth by the search's own values); older files lack it
 LABELS_FILE = "labels.npz"
 
 
 def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """The parts end to end; a part without the teacher's values gets NaN rows (fitted to its moves)."""
+    """The parts end to end; a part without the teacher's values gets NaN rows."""
     out = {k: np.concatenate([p[k] for p in parts]) for k in LABEL_KEYS}
     if any(VALUES_KEY in p for p in parts):
         out[VALUES_KEY] = np.concatenate([p[VALUES_KEY] if VALUES_KEY in p else
@@ -249,27 +250,6 @@ def imitate(model: Any, cfg: dict, seed: int, log=print, out: str | Path | None 
     return stats
 
 
-def soft_targets(data: dict[str, np.ndarray], temperature: float) -> np.ndarray | None:
-    """Per decision, the distribution the policy is fitted to: with ``temperature`` > 0 and the
-    teacher's values of two or more moves, softmax(value / temperature) over them (a move worth
-    a little more gets a little more weight, and a close call is fitted as one); otherwise all
-    weight on the teacher's move. None when ``temperature`` is 0 (plain cloning)."""
-    if temperature <= 0:
-        return None
-    n, width = data["masks"].shape
-    out = np.zeros((n, width), np.float32)
-    out[np.arange(n), data["actions"]] = 1.0
-    values = data.get(VALUES_KEY)
-    if values is None:
-        return out
-    weighed = np.isfinite(values)
-    rows = weighed.sum(axis=1) >= 2
-    z = np.where(weighed[rows], values[rows] / temperature, -np.inf)
-    z = np.exp(z - z.max(axis=1, keepdims=True))
-    out[rows] = z / z.sum(axis=1, keepdims=True)
-    return out
-
-
 def _fit(policy: Any, opt: Any, data: dict[str, np.ndarray], cfg: dict, seed: int) -> None:
     """``pretrain.epochs`` passes of minibatch Adam on the cloning and value losses."""
     import torch
@@ -282,20 +262,11 @@ def _fit(policy: Any, opt: Any, data: dict[str, np.ndarray], cfg: dict, seed: in
     returns = torch.as_tensor(data["returns"])
     masks = data["masks"]
     vf = float(cfg["ppo"]["vf_coef"])
-    targets = soft_targets(data, float(pc.get("soft_targets", 0.0)))
-    if targets is not None:
-        targets = torch.as_tensor(targets)
     gen = np.random.default_rng(seed + 2)
     for _ in range(pc["epochs"]):
         for idx in np.array_split(gen.permutation(n), max(1, n // pc["batch_size"])):
-            if targets is None:
-                values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], action_masks=masks[idx])
-                imitation = -log_prob.mean()
-            else:
-                log_probs = policy.get_distribution(obs[idx], action_masks=masks[idx]).distribution.logits
-                values = policy.predict_values(obs[idx])
-                imitation = -(targets[idx] * log_probs).sum(dim=1).mean()
-            loss = imitation + vf * torch.nn.functional.mse_loss(values.flatten(), returns[idx])
+            values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], action_masks=masks[idx])
+            loss = -log_prob.mean() + vf * torch.nn.functional.mse_loss(values.flatten(), returns[idx])
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), cfg["ppo"]["max_grad_norm"])
