@@ -40,7 +40,11 @@ def main(argv: list[str] | None = None) -> None:
         if "values" not in z.files:
             raise SystemExit(f"{args.labels}: no 'values' (saved before labels kept the search's values)")
         obs, masks, actions, values = (z[k][args.start:] for k in ("obs", "masks", "actions", "values"))
-    hint = obs[:, -masks.shape[1]:].argmax(1)
+    block = obs[:, -masks.shape[1]:]
+    hint = block.argmax(1)
+    if not (np.all(block.sum(axis=1) == 1) and np.all(masks[np.arange(len(hint)), hint])):
+        raise SystemExit(f"{args.labels}: the last {masks.shape[1]} observation columns are not the heuristic's "
+                         "move (one-hot, legal); label_values needs labels of a run with features: hinted or extended")
     best = np.nanargmax(np.where(np.isfinite(values), values, -np.inf), axis=1)
     print(f"{len(obs)} decisions from row {args.start}")
     print(f"{'choice':34s} {'departs':>8s} {'gain/decision':>14s} {'s.e.':>8s}")

@@ -199,11 +199,13 @@ def test_saved_values_round_trip_and_older_label_files_still_load(tmp_path):
     old = tmp_path / "old.npz"  # as written before values were kept
     np.savez_compressed(old, **{k: data[k] for k in LABEL_KEYS}, meta=np.load(tmp_path / "new.npz")["meta"])
     assert "values" not in load_labels(old, cfg)
+    # a teacher that weighs nothing (the heuristic) saves no values at all
+    assert not np.isfinite(data["values"][:, 1:]).any()
+    plain = {**data, "values": np.full_like(data["values"], np.nan)}
+    assert "values" not in load_labels(save_labels(tmp_path / "plain.npz", plain, cfg), cfg)
 
 
-def test_label_values_gain_is_the_search_value_of_the_choice_over_the_hints():
-    """``benchmarks/label_values.py``: a choice's gain is the search's value of the chosen move less
-    that of the heuristic's move, over the rows where the search valued both."""
+def _label_values_module():
     import importlib.util
     from pathlib import Path
 
@@ -211,6 +213,13 @@ def test_label_values_gain_is_the_search_value_of_the_choice_over_the_hints():
     spec = importlib.util.spec_from_file_location("label_values", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
+    return mod
+
+
+def test_label_values_gain_is_the_search_value_of_the_choice_over_the_hints():
+    """``benchmarks/label_values.py``: a choice's gain is the search's value of the chosen move less
+    that of the heuristic's move, over the rows where the search valued both."""
+    mod = _label_values_module()
     nan = np.nan
     values = np.array([[0.1, nan, 0.3], [0.0, 0.4, nan], [0.5, 0.5, nan], [0.2, nan, 0.0]], np.float32)
     hint = np.array([0, 0, 0, 0])
@@ -218,3 +227,14 @@ def test_label_values_gain_is_the_search_value_of_the_choice_over_the_hints():
     departs, mean, se = mod.gain(values, hint, choice)
     assert departs == pytest.approx(2 / 3) and mean == pytest.approx(0.2)
     assert se == pytest.approx(np.std([0.2, 0.4, 0.0], ddof=1) / np.sqrt(3))
+
+
+def test_label_values_refuses_labels_without_the_heuristics_move(tmp_path):
+    from muggins_env.train.pretrain import save_labels
+
+    cfg = crib()  # features: derived, no hint among the observation's columns
+    data = collect(cfg, 20, 1)
+    data["values"][:, 0] = 0.5
+    path = save_labels(tmp_path / "derived.npz", data, cfg)
+    with pytest.raises(SystemExit, match=r"not the heuristic's move .* features: hinted or extended"):
+        _label_values_module().main([str(path)])

@@ -110,7 +110,7 @@ def collect(cfg: dict, decisions: int, seed: int, actor: Any = None) -> dict[str
     keep = np.asarray(keep_l, bool) if contested_only else np.ones(len(act_l), bool)
     return {"obs": np.asarray(obs_l, np.float32)[keep], "masks": np.asarray(mask_l, bool)[keep],
             "actions": np.asarray(act_l, np.int64)[keep], "returns": np.asarray(ret_l, np.float32)[keep],
-            "values": np.asarray(val_l, np.float32).reshape(len(act_l), -1)[keep]}
+            VALUES_KEY: np.asarray(val_l, np.float32).reshape(len(act_l), -1)[keep]}
 
 
 LABEL_KEYS = ("obs", "masks", "actions", "returns")
@@ -154,7 +154,8 @@ def label_meta(cfg: dict) -> dict:
 
 def save_labels(path: str | Path, data: dict[str, np.ndarray], cfg: dict) -> Path:
     path = Path(path)
-    keys = LABEL_KEYS + ((VALUES_KEY,) if VALUES_KEY in data else ())
+    valued = VALUES_KEY in data and bool(np.isfinite(data[VALUES_KEY]).any())  # not for a heuristic teacher
+    keys = LABEL_KEYS + ((VALUES_KEY,) if valued else ())
     np.savez_compressed(path, **{k: data[k] for k in keys}, meta=np.array(json.dumps(label_meta(cfg))))
     return path
 
