@@ -5,10 +5,12 @@ more than one stock card is unseen: the rest of the hand is then known to everyo
 heuristics at every seat, determined. This plays the heuristic plus exact calculation there and
 nowhere else (at such a choice between two or more candidate piles, play the rest of the hand out
 from each with the heuristic at every seat, keep the best final return; ties keep the heuristic's
-pile) against three heuristics, in every seat of every deal (4 players, ``mistakes=True``), and
-reports its win share (the harness's: 1/k for k tied winners) with the by-deal 95% interval:
+pile) against heuristics on every deal (4 players, ``mistakes=True``), and reports its win share
+(the harness's: 1/k for k tied winners) with the by-deal 95% interval. ``--lineup single``: one
+such agent against three heuristics, in each seat; ``cycle``: two of them in seats 0 and 2, then
+1 and 3 (the harness's default ``A B A B`` lineup, the format of the search's rows in the README):
 
-  python benchmarks/cards_known_calc.py --deals 16000 --seed 18606
+  python benchmarks/cards_known_calc.py --deals 16000 --seed 18606 --lineup single
 """
 
 from __future__ import annotations
@@ -40,7 +42,10 @@ def calculated_move(state, seat: int, heuristic, default: int) -> tuple[int, boo
     return max(value, key=lambda c: (value[c], c == default)), True
 
 
-def play(seed: int, first: int, deals: int) -> tuple[list[float], int, int]:
+SEATINGS = {"single": [(0,), (1,), (2,), (3,)], "cycle": [(0, 2), (1, 3)]}
+
+
+def play(seed: int, first: int, deals: int, lineup: str = "single") -> tuple[list[float], int, int]:
     """Per deal the seat-averaged win share of the calculating agent; choices calculated; changed."""
     from muggins_env.agents import make_agent, make_game
     from muggins_env.eval.tournament import win_shares
@@ -50,18 +55,20 @@ def play(seed: int, first: int, deals: int) -> tuple[list[float], int, int]:
     per_deal, calculated, changed = [], 0, 0
     for d in range(first, first + deals):
         shares = []
-        for seat in range(4):
-            state = game.new_initial_state(np.random.default_rng([seed, d]))  # the same deal in every seat
-            rng = np.random.default_rng([seed, d, seat])
+        for k, seats in enumerate(SEATINGS[lineup]):
+            state = game.new_initial_state(np.random.default_rng([seed, d]))  # the same deal in every seating
+            rng = np.random.default_rng([seed, d, k])
             while not state.is_terminal():
                 move = heuristic.act_on_state(state, rng)
-                if state.current_player() == seat:
-                    best, known = calculated_move(state, seat, heuristic, move)
+                p = state.current_player()
+                if p in seats:
+                    best, known = calculated_move(state, p, heuristic, move)
                     calculated += known
                     changed += best != move
                     move = best
                 state.apply(move)
-            shares.append(win_shares(state.returns(), list(range(4)))[seat])
+            won = win_shares(state.returns(), list(range(4)))
+            shares.extend(won[s] for s in seats)
         per_deal.append(float(np.mean(shares)))
     return per_deal, calculated, changed
 
@@ -71,15 +78,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--deals", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--lineup", choices=sorted(SEATINGS), default="single")
     args = ap.parse_args(argv)
     w = max(1, args.workers)
     shares = [args.deals // w + (k < args.deals % w) for k in range(w)]
     firsts = [sum(shares[:k]) for k in range(w)]
     with ProcessPoolExecutor(w) as ex:
-        parts = list(ex.map(play, [args.seed] * w, firsts, shares))
+        parts = list(ex.map(play, [args.seed] * w, firsts, shares, [args.lineup] * w))
     per_deal = np.concatenate([p[0] for p in parts])
     m, se = per_deal.mean(), per_deal.std(ddof=1) / np.sqrt(len(per_deal))
-    print(f"{len(per_deal)} deals x 4 seats: win share {m:.4f}, by-deal 95% [{m - 1.96 * se:.4f}, {m + 1.96 * se:.4f}] "
+    print(f"{len(per_deal)} deals, lineup {args.lineup}: win share {m:.4f}, by-deal 95% [{m - 1.96 * se:.4f}, {m + 1.96 * se:.4f}] "
           f"(parity 0.25); {sum(p[1] for p in parts)} known choices calculated, "
           f"{sum(p[2] for p in parts)} of them away from the heuristic's pile")
 
