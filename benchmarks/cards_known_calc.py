@@ -26,10 +26,10 @@ OPTIONS = {"num_players": 4, "mistakes": True}
 def calculated_move(state, seat: int, heuristic, default: int) -> tuple[int, bool]:
     """The best candidate pile by exact playout when the rest of the hand is known (and whether
     this was such a choice); otherwise ``default``."""
-    legal = state.legal_actions_mask().nonzero()[0]
-    cands = heuristic.candidates(state.public_view(seat), legal, 6) if len(legal) > 1 else []
-    unseen = sum(1 for stock in state.stocks for c in stock if not state.seen[c])
-    if len(cands) < 2 or unseen > 1:
+    from cards_known_future import pile_candidates, unseen_stock_cards  # beside this script
+
+    cands = pile_candidates(state, seat, heuristic)
+    if len(cands) < 2 or unseen_stock_cards(state) > 1:
         return default, False
     value = {}
     for c in cands:

@@ -21,6 +21,17 @@ import numpy as np
 BUCKETS = ((0, 1), (2, 4), (5, 10), (11, 20), (21, 52))
 
 
+def unseen_stock_cards(state) -> int:
+    """Stock cards nobody has seen (0 or 1: the rest of the hand is known to everyone)."""
+    return sum(1 for stock in state.stocks for c in stock if not state.seen[c])
+
+
+def pile_candidates(state, player: int, heuristic) -> list[int]:
+    """The heuristic's candidate moves at ``player``'s decision (two or more: a pile choice)."""
+    legal = state.legal_actions_mask().nonzero()[0]
+    return heuristic.candidates(state.public_view(player), legal, 6) if len(legal) > 1 else []
+
+
 def collect(choices: int, seed: int, budget: int, horizon: int) -> np.ndarray:
     """Rows (unseen stock cards, best mean - heuristic's, best other - heuristic's), one per choice."""
     from muggins_env.agents import make_agent, make_game
@@ -35,13 +46,10 @@ def collect(choices: int, seed: int, budget: int, horizon: int) -> np.ndarray:
         state = game.new_initial_state(rng)
         while not state.is_terminal():
             p = state.current_player()
-            mask = state.legal_actions_mask()
-            legal = mask.nonzero()[0]
-            view = state.public_view(p)
-            cands = heuristic.candidates(view, legal, 6) if len(legal) > 1 else []
+            cands = pile_candidates(state, p, heuristic)
             if len(cands) >= 2:
-                default = int(heuristic.act(None, mask.astype(np.int8), rng, view))
-                unseen = sum(1 for stock in state.stocks for c in stock if not state.seen[c])
+                default = int(heuristic.act_on_state(state, rng))
+                unseen = unseen_stock_cards(state)
                 worlds = max(1, budget // len(cands))
                 values = np.zeros((worlds, len(cands)))
                 for w in range(worlds):

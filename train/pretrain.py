@@ -85,10 +85,7 @@ def collect(cfg: dict, decisions: int, seed: int, actor: Any = None) -> dict[str
         action = int(teacher.act(env.state.observation(env.learner), m8, rng, _teacher_info(env, teacher, m8)))
         weighed = getattr(teacher, "last_values", None)
         keep_l.append(len(weighed) >= 2 if weighed is not None else int(m8.sum()) >= 2)
-        row = np.full(len(mask), np.nan, np.float32)
-        for a, v in (weighed or {}).items():
-            row[a] = v
-        val_l.append(row)
+        val_l.append(weighed or None)  # the values as an array once, at the end
         kept += keep_l[-1]
         obs_l.append(obs)
         mask_l.append(mask)
@@ -110,7 +107,16 @@ def collect(cfg: dict, decisions: int, seed: int, actor: Any = None) -> dict[str
     keep = np.asarray(keep_l, bool) if contested_only else np.ones(len(act_l), bool)
     return {"obs": np.asarray(obs_l, np.float32)[keep], "masks": np.asarray(mask_l, bool)[keep],
             "actions": np.asarray(act_l, np.int64)[keep], "returns": np.asarray(ret_l, np.float32)[keep],
-            VALUES_KEY: np.asarray(val_l, np.float32).reshape(len(act_l), -1)[keep]}
+            VALUES_KEY: _values_array(val_l, len(mask_l[0]) if mask_l else 0)[keep]}
+
+
+def _values_array(weighed: list[dict[int, float] | None], width: int) -> np.ndarray:
+    """Per decision the teacher's value of each move it weighed, NaN elsewhere."""
+    out = np.full((len(weighed), width), np.nan, np.float32)
+    for i, values in enumerate(weighed):
+        for a, v in (values or {}).items():
+            out[i, a] = v
+    return out
 
 
 LABEL_KEYS = ("obs", "masks", "actions", "returns")
