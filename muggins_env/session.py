@@ -22,7 +22,7 @@ itself runs with ``skip_forced=False``, so every action is in the record.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -288,20 +288,57 @@ class GameSession:
         legal = self.legal_moves()
         if self.auto_forced and len(legal) == 1:
             return self._apply(p, next(iter(legal)), by=self.seats[p], forced=True)
-        agent = self.agents[p]
-        if agent is None:
+        if self.agents[p] is None:
             raise MoveError(f"player {p} is a human seat: its move comes from play()")
-        env, state = self.env, self.env.kernel_state
-        name = env.agent_selection
-        obs = env.observe(name)
-        info: dict = {"action_mask": obs["action_mask"], "seat": p, "phase": state.phase_name(),
-                      "view": state.public_view(p)}
+        seat, think = self.agent_turn()
+        return self.play_agent(seat, think())
+
+    def agent_turn(self) -> tuple[int, Callable[[], int]] | None:
+        """``(seat, think)`` when the seat to act is an agent with a real choice (else None):
+        ``think()`` computes its action from copies of what the agent may see, so it may run in
+        another thread while the session answers views; ``play_agent`` then applies it."""
+        p = self.to_act
+        if p is None or self.agents[p] is None or self._forced():
+            return None
+        agent, env, state = self.agents[p], self.env, self.env.kernel_state
+        obs = env.observe(env.agent_selection)
+        observation, mask = obs["observation"].copy(), obs["action_mask"].copy()
+        info: dict = {"action_mask": mask, "seat": p, "phase": state.phase_name(), "view": state.public_view(p)}
         if getattr(agent, "needs_sampler", False):
-            info["resample"] = lambda rng, _s=state, _p=p: _s.resample_hidden(_p, rng)
-        action = int(agent.act(obs["observation"], obs["action_mask"], self.rngs[p], info))
-        if action not in legal:
-            raise RuntimeError(f"agent {self.seats[p]} of player {p} chose illegal action {action}")
-        return self._apply(p, action, by=self.seats[p], forced=len(legal) == 1)
+            snapshot = state.clone()
+            info["resample"] = lambda rng, _s=snapshot, _p=p: _s.resample_hidden(_p, rng)
+        rng = self.rngs[p]
+        return p, lambda: int(agent.act(observation, mask, rng, info))
+
+    def play_agent(self, player: int, action: int) -> MoveRecord:
+        """Apply the action an agent chose at ``agent_turn`` (a RuntimeError if it is not legal)."""
+        legal = self.legal_moves()
+        if self.to_act != player or action not in legal:
+            raise RuntimeError(f"agent {self.seats[player]} of player {player} chose illegal action {action}")
+        return self._apply(player, action, by=self.seats[player], forced=len(legal) == 1)
+
+    def take_over(self, player: int, agent: Any) -> None:
+        """Agent ``agent`` plays human seat ``player`` from now on (a person who stayed away)."""
+        self._check_seat(player)
+        if self.agents[player] is not None:
+            raise MoveError(f"player {player} is not a human seat")
+        self.agents[player] = agent
+        self.seats[player] = getattr(agent, "name", type(agent).__name__)
+        self.record.meta.setdefault("stand_ins", {})[str(player)] = {"player": self.seats[player],
+                                                                     "ply": len(self.record.moves)}
+
+    def restore(self, moves: Sequence[Mapping | MoveRecord]) -> None:
+        """Play a saved game's moves again (a server restart), each checked against the position:
+        the seat to act and the move's name must be the recorded ones (a ``ValueError`` if not)."""
+        for m in moves:
+            m = m if isinstance(m, MoveRecord) else MoveRecord(**m)
+            if self.is_over or self.to_act != m.player:
+                raise ValueError(f"ply {m.ply}: player {self.to_act} is to act, the saved game says {m.player}")
+            legal = self.legal_moves()
+            if legal.get(m.action) != m.name:
+                raise ValueError(f"ply {m.ply}: action {m.action} is {legal.get(m.action)!r} here, the saved "
+                                 f"game says {m.name!r}")
+            self._apply(m.player, m.action, by=m.by, forced=m.forced)
 
     def _apply(self, player: int, action: int, by: str, forced: bool) -> MoveRecord:
         env = self.env

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import numpy as np
 import pytest
@@ -31,9 +32,32 @@ SMALL = {
 }
 
 
+class SettledClient(TestClient):
+    """A test client whose requests return once the tables' agents have played (the server runs
+    them in tasks of their own, after the response)."""
+
+    def __init__(self, app, **kwargs):
+        super().__init__(app, base_url="http://localhost", **kwargs)
+
+    def websocket_connect(self, url, *args, **kwargs):
+        return super().websocket_connect("ws://localhost" + url if url.startswith("/") else url, *args, **kwargs)
+
+    def request(self, *args, **kwargs):
+        response = super().request(*args, **kwargs)
+        self.settle()
+        return response
+
+    def settle(self, seconds: float = 60) -> None:
+        tables = self.app.state.tables.tables
+        end = time.monotonic() + seconds
+        while any(t.task is not None for t in list(tables.values())):
+            assert time.monotonic() < end, "the agents did not finish"
+            time.sleep(0.002)
+
+
 @pytest.fixture
 def client():
-    with TestClient(create_app(delay=0)) as c:
+    with SettledClient(create_app(delay=0)) as c:
         yield c
 
 
@@ -234,14 +258,24 @@ def test_a_full_game_against_agents_ends_with_a_replayable_record(client, game):
     assert [f + t for f, t in zip(first, total)] == pytest.approx(final["result"]["scores"])
 
 
-def test_tables_are_bounded_in_memory(client):
-    app = create_app(max_tables=2, delay=0)
-    with TestClient(app) as c:
-        first, second, third = (_create(c) for _ in range(3))
-        h = {"x-seat-token": _token(first["links"]["0"])}
-        assert c.get(_seat_url(first, 0), headers=h).status_code == 404
-        for t in (second, third):
+def test_a_full_server_refuses_new_tables_rather_than_drop_a_live_game():
+    with SettledClient(create_app(max_tables=2, delay=0)) as c:
+        first, second = _create(c), _create(c)
+        r = c.post("/api/tables", json={"game": "cribbage_v0", "seats": ["human", "heuristic"]})
+        assert r.status_code == 503 and "this server is full" in r.json()["error"]
+        assert int(r.headers["retry-after"]) > 0
+        for t in (first, second):  # both games go on
             assert c.get(_seat_url(t, 0), headers={"x-seat-token": _token(t["links"]["0"])}).status_code == 200
+        assert len(c.app.state.tables.tables) == 2
+
+
+def test_tables_idle_past_the_limit_leave_memory_and_come_back_by_their_link():
+    with SettledClient(create_app(max_tables=2, delay=0, idle_minutes=0)) as c:
+        first, second, third = (_create(c) for _ in range(3))
+        assert len(c.app.state.tables.tables) == 2 and first["table"] not in c.app.state.tables.tables
+        h = {"x-seat-token": _token(first["links"]["0"])}
+        st = c.get(_seat_url(first, 0), headers=h)  # replayed from the database
+        assert st.status_code == 200 and st.json()["your_turn"] and st.json()["table"] == first["table"]
 
 
 def test_pages_and_static_files_are_served(client):

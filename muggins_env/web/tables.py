@@ -1,142 +1,141 @@
-"""Tables in the server's memory: a ``GameSession``, one secret token per human seat, the
-seats' live connections, and the payload each seat may see.
+"""The tables of one ``muggins-serve``: a ``GameSession`` each, their seats' tokens, live
+connections and the payload each seat may see, kept in a database and run by the server.
 
 The payload of a seat is built only from ``session.view(seat)`` (the same information boundary
 as that player's observation), the move log as that seat saw it (``GameSession.seen``) and
-public facts (seat kinds, scores, returns). The game record names every hidden card (the deals,
+public facts (seat names, scores, returns). The game record names every hidden card (the deals,
 face-down cards), so it is handed out only once the game is over.
+
+Games last: every move is written to the storage (``storage.py``) as it is played, so a restart
+replays each unfinished game to where it was (``GameSession.restore``); only token hashes are
+stored. Agents think on the ``Thinkers`` threads, one table's agents in one task of their own,
+each move within a time budget. Memory is bounded by ``max_tables`` live tables: to make room,
+a finished table or one nobody is connected to and nobody has moved at for ``idle_minutes`` is
+put back into storage (its links keep working: it is replayed on the next request); a table
+with a person connected or a recent move never is, and a full server refuses new tables.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
+import math
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import anyio
 from starlette.websockets import WebSocketDisconnect
 
 from .. import ENV_NAMES, game_class
+from ..records import MoveRecord
 from ..session import HUMAN, GameSession, MoveError
+from .limits import RateLimiter, short
+from .players import Roster
+from .storage import SQLiteStorage, StoredTable, TableStorage
+from .thinkers import Thinkers
 
 log = logging.getLogger("muggins_env.web")
 
+MAX_SEATS = 16
+MAX_OPTIONS = 32
+MAX_TEXT = 40  # characters of a game id, option name or value, or player name
+
 
 class TableError(ValueError):
-    """A request the tables refuse: ``status`` is the HTTP status to answer with."""
+    """A request the tables refuse: ``status`` is the HTTP status to answer with, ``retry_after``
+    the seconds to wait where waiting helps (429, 503)."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.retry_after = retry_after
 
 
-def games_catalog() -> dict[str, dict]:
-    """Every env id with its declared options (default, allowed values, doc): what the create
-    form offers. A default that depends on other options is reported as None ("automatic")."""
+def games_catalog(roster: Roster | None = None) -> dict[str, dict]:
+    """Every env id with its declared options (default, allowed values, doc) and the players of
+    this server that play it: what the create form offers. A default that depends on other
+    options is reported as None ("automatic")."""
+    players = roster.catalog(ENV_NAMES) if roster is not None else []
     out = {}
     for env_id in ENV_NAMES:
         opts = {}
         for name, opt in game_class(env_id).OPTIONS.items():
             opts[name] = {"default": None if callable(opt.default) else opt.default,
                           "allowed": list(opt.allowed) if opt.allowed is not None else None, "doc": opt.doc}
-        out[env_id] = {"options": opts}
+        out[env_id] = {"options": opts, "players": [{"name": p["name"], "doc": p["doc"]} for p in players
+                                                    if env_id in p["games"]]}
     return out
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class Table:
     """One game between humans (each with a token) and agents, and its live connections."""
 
-    def __init__(self, table_id: str, session: GameSession, delay: float) -> None:
-        self.id = table_id
+    def __init__(self, stored: StoredTable, session: GameSession) -> None:
+        self.id = stored.id
         self.session = session
-        self.delay = delay
-        self.tokens = {p: secrets.token_urlsafe(24) for p, s in enumerate(session.seats) if s == HUMAN}
-        self.sockets: dict[int, set[Any]] = {p: set() for p in self.tokens}
-        self.lock = asyncio.Lock()
-        self.error: str | None = None  # an agent that failed: the table stops and says so
-        self.touched = time.monotonic()
-        self._running = False
+        self.token_hashes = dict(stored.token_hashes)
+        self.stand_ins = dict(stored.stand_ins)
+        self.taken_over = dict(stored.taken_over)
+        self.sockets: dict[int, set[Any]] = {p: set() for p in self.token_hashes}
+        self.error: str | None = stored.error  # an agent that failed: the table stops and says so
+        self.notices: list[str] = [f"player {p}'s seat is played by {session.seats[p]} (the person was away)"
+                                   for p in sorted(self.taken_over)]
+        self.touched = time.monotonic()  # the last move, or when the table was made or restored
+        self.task: asyncio.Task | None = None  # its agents' task, while one runs
+        self._seen: dict[int, list[dict]] = {p: [] for p in range(session.num_players)}
 
     # -- access ----------------------------------------------------------------------------------
-    def check(self, seat: int, token: str | None) -> None:
+    def check(self, seat: int, token: Any) -> None:
         """Refuse a request for ``seat`` that does not carry that seat's own token."""
-        expected = self.tokens.get(seat)
+        expected = self.token_hashes.get(seat)
         if expected is None:
             raise TableError(f"seat {seat} of table {self.id} is not a human seat "
-                             f"(human seats: {sorted(self.tokens) or 'none'})", 404)
-        if not token or not secrets.compare_digest(expected.encode(), str(token).encode()):
+                             f"(human seats: {sorted(self.token_hashes) or 'none'})", 404)
+        if not isinstance(token, str) or not token or len(token) > 200 \
+                or not secrets.compare_digest(expected, hash_token(token)):
             raise TableError(f"this link's token is not the token of seat {seat}", 403)
 
-    def links(self) -> dict[int, str]:
-        """Each human seat's link: the token rides in the fragment, so it never reaches a log."""
-        return {p: f"/table/{self.id}/{p}#{tok}" for p, tok in self.tokens.items()}
+    @property
+    def connected(self) -> bool:
+        return any(self.sockets.values())
 
     # -- what a seat sees ------------------------------------------------------------------------
+    def _log(self, seat: int) -> list[dict]:
+        seen, moves = self._seen[seat], self.session.record.moves
+        for m in moves[len(seen):]:
+            seen.append(dict(self.session.seen(m, seat), new_hand=m.new_hand))
+        return seen
+
     def payload(self, seat: int) -> dict:
         s = self.session
         v = s.view(seat, recent=0)
-        log_seen = [dict(s.seen(m, seat), new_hand=m.new_hand) for m in s.record.moves]
+        log_seen = self._log(seat)
         over = s.is_over
+        # a seat is told it is its turn only for a real choice: a forced move the server plays itself
+        your_turn = v.your_turn and s.waiting_for_human and not self.error
         return {
             "table": self.id, "game": s.env_id, "options": dict(s.options), "seat": seat,
             "seats": [{"player": p, "kind": "human" if kind == HUMAN else "agent",
                        "name": "you" if p == seat else ("human" if kind == HUMAN else kind),
+                       "stand_in": p in self.taken_over,
                        "online": bool(self.sockets.get(p))} for p, kind in enumerate(s.seats)],
-            "ply": len(s.record.moves), "phase": v.phase, "to_act": v.to_act, "your_turn": v.your_turn,
-            "legal_moves": [[a, name] for a, name in sorted(v.legal_moves.items())],
+            "ply": len(s.record.moves), "phase": v.phase, "to_act": v.to_act, "your_turn": your_turn,
+            "legal_moves": [[a, name] for a, name in sorted(v.legal_moves.items())] if your_turn else [],
             "view": v.view, "text": v.table, "scores": v.scores, "score_unit": v.score_unit,
-            "log": log_seen, "hands": hand_summaries(log_seen, over), "over": over,
+            "log": list(log_seen), "hands": hand_summaries(log_seen, over), "over": over,
             "result": ({"returns": s.returns(), "scores": v.scores, "truncated": s.record.truncated}
                        if over else None),
-            "error": self.error,
+            "error": self.error, "notices": list(self.notices),
         }
 
-    # -- moves -----------------------------------------------------------------------------------
-    async def play(self, seat: int, action: Any) -> None:
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise TableError(f"action {action!r} must be an action index (an int) from the legal moves")
-        async with self.lock:
-            if self.error:
-                raise TableError(f"this table stopped: {self.error}", 409)
-            try:
-                self.session.play(seat, action)
-            except MoveError as e:
-                raise TableError(str(e), 409) from None
-            self.touched = time.monotonic()
-
-    async def run_agents(self) -> None:
-        """Let agents (and forced moves) play until a human has a real choice, pushing each move
-        to the connected seats; agents think in a worker thread, so the server stays responsive."""
-        if self._running:
-            return
-        self._running = True
-        try:
-            while True:
-                async with self.lock:
-                    s = self.session
-                    if s.is_over or s.waiting_for_human or self.error:
-                        break
-                    forced = True
-                    try:
-                        forced = (await anyio.to_thread.run_sync(s.step_once)).forced
-                    except Exception as e:  # an agent failed: say so at the table instead of hanging
-                        log.exception("table %s: agent failed", self.id)
-                        self.error = f"{type(e).__name__}: {e}"
-                    self.touched = time.monotonic()
-                await self.broadcast()
-                if self.delay:  # people follow the agents' choices; forced moves go quicker
-                    await asyncio.sleep(self.delay / 4 if forced else self.delay)
-        finally:
-            self._running = False
-        await self.broadcast()
-
     async def broadcast(self) -> None:
-        async with self.lock:
-            msgs = {p: self.payload(p) for p, socks in self.sockets.items() if socks}
+        msgs = {p: self.payload(p) for p, socks in self.sockets.items() if socks}
         for p, msg in msgs.items():
             for ws in list(self.sockets[p]):
                 try:
@@ -161,44 +160,247 @@ def hand_summaries(log_seen: Sequence[Mapping], over: bool) -> list[dict]:
     return out
 
 
-class TableStore:
-    """The tables of one server, bounded: a new table beyond ``max_tables`` drops the table
-    idle the longest (its links stop working)."""
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT:
+        raise TableError(f"{what} must be a name of at most {MAX_TEXT} characters, not {short(value)}")
+    return value.strip()
 
-    def __init__(self, max_tables: int = 200, delay: float = 0.5) -> None:
+
+class TableStore:
+    """The tables of one server: live ones in memory, every one in ``storage``; see the module
+    docstring. ``start()`` resumes the stored games, ``stop()`` ends the agents' tasks."""
+
+    def __init__(self, max_tables: int = 200, delay: float = 0.5, storage: TableStorage | None = None,
+                 roster: Roster | None = None, thinkers: Thinkers | None = None, move_seconds: float = 30.0,
+                 seat_timeout: float = 0.0, idle_minutes: float = 10.0, keep_days: float = 7.0,
+                 create_rate: float = 30.0) -> None:
         if max_tables < 1:
             raise ValueError(f"max_tables={max_tables!r} must be at least 1")
         self.max_tables = max_tables
         self.delay = delay
-        self.tables: OrderedDict[str, Table] = OrderedDict()
+        self.storage: TableStorage = storage if storage is not None else SQLiteStorage(":memory:")
+        self.roster = roster if roster is not None else Roster()
+        self.thinkers = thinkers if thinkers is not None else Thinkers(2)
+        self.move_seconds = move_seconds
+        self.seat_timeout = seat_timeout  # seconds a person may take for a move (0: no limit)
+        self.idle_seconds = idle_minutes * 60
+        self.keep_seconds = keep_days * 86400
+        self.limiter = RateLimiter(create_rate)
+        self.tables: dict[str, Table] = {}
+        self._watcher: asyncio.Task | None = None
 
-    def create(self, game: Any, seats: Any, options: Any = None, seed: Any = None) -> Table:
-        if game not in ENV_NAMES:
-            raise TableError(f"unknown game {game!r}; games: {', '.join(ENV_NAMES)}")
+    # -- the server's life -----------------------------------------------------------------------
+    async def start(self) -> None:
+        self.storage.purge(time.time() - self.keep_seconds)
+        for table_id in self.storage.unfinished()[: self.max_tables]:
+            try:
+                table = self._restore(table_id)
+            except TableError as e:
+                log.warning("table %s not resumed: %s", table_id, e)
+                continue
+            self.kick(table)
+        self._watcher = asyncio.create_task(self._watch())
+
+    async def stop(self) -> None:
+        tasks = [t for t in [self._watcher, *(tb.task for tb in self.tables.values())] if t is not None]
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.thinkers.close()
+        self.storage.close()
+
+    async def _watch(self) -> None:
+        """Hand idle human seats to their stand-ins, and forget expired tables."""
+        every = max(0.05, min(5.0, self.seat_timeout / 4)) if self.seat_timeout else 60.0
+        last_purge = time.monotonic()
+        while True:
+            await asyncio.sleep(every)
+            if self.seat_timeout:
+                for table in list(self.tables.values()):
+                    self._check_timeout(table)
+            if time.monotonic() - last_purge > 3600:
+                last_purge = time.monotonic()
+                self.storage.purge(time.time() - self.keep_seconds)
+
+    def _check_timeout(self, table: Table) -> None:
+        s = table.session
+        p = s.to_act
+        if (p is None or not s.waiting_for_human or table.error or p not in table.stand_ins
+                or time.monotonic() - table.touched < self.seat_timeout):
+            return
+        try:
+            agent = self.roster.make(table.stand_ins[p], s.env_id, s.options)
+        except ValueError as e:
+            table.error = f"player {p} was away and the stand-in cannot play: {e}"
+            self.storage.update(table.id, error=table.error)
+            return
+        s.take_over(p, agent)
+        table.taken_over[p] = len(s.record.moves)
+        table.notices.append(f"player {p} was away for {self.seat_timeout:g} s: {s.seats[p]} plays on for them")
+        self.storage.update(table.id, taken_over=table.taken_over)
+        self.kick(table)
+
+    # -- tables ----------------------------------------------------------------------------------
+    def create(self, game: Any, seats: Any, options: Any = None, seed: Any = None, stand_ins: Any = None,
+               client: str = "") -> tuple[Table, dict[int, str]]:
+        """A new table and its seats' tokens (given out once: only their hashes are kept)."""
+        if not isinstance(game, str) or game not in ENV_NAMES:
+            raise TableError(f"unknown game {short(game)}; games: {', '.join(ENV_NAMES)}")
         if options is None:
             options = {}
-        if not isinstance(options, Mapping):
-            raise TableError(f"options must be an object of option: value, not {options!r}")
-        if not isinstance(seats, list) or not all(isinstance(x, str) and x.strip() for x in seats):
-            raise TableError(f"seats must be a list of 'human' or agent specs, one per player, not {seats!r}")
+        if not isinstance(options, Mapping) or len(options) > MAX_OPTIONS:
+            raise TableError(f"options must be an object of at most {MAX_OPTIONS} option: value, "
+                             f"not {short(options)}")
+        for k, v in options.items():
+            _text(k, "an option name")
+            if isinstance(v, str):
+                _text(v, f"option {k}'s value")
+            elif v is not None and not isinstance(v, (bool, int, float)):
+                raise TableError(f"option {k}'s value must be a number, a word, true/false or null, "
+                                 f"not {short(v)}")
+        if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
+            raise TableError(f"seats must be a list of 'human' or player names, one per player, not {short(seats)}")
+        seats = [_text(x, "a seat") for x in seats]
         if HUMAN not in seats:
             raise TableError("at least one seat must be 'human' (agents-only games: muggins-eval)")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise TableError(f"seed={seed!r} must be an int or absent")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
+            raise TableError(f"seed={short(seed)} must be an int from 0 to 2**63 - 1, or absent")
+        chosen = self._stand_ins(seats, stand_ins)
+        wait = self.limiter.take(client)
+        if wait:
+            raise TableError(f"too many new tables from {client}: try again in {math.ceil(wait)} s", 429, wait)
+        self._make_room()
         try:
-            session = GameSession(game, [x.strip() for x in seats], options=dict(options), seed=seed,
-                                  meta={"face": "muggins-serve"})
-        except (ValueError, FileNotFoundError) as e:
+            agents = [HUMAN if x == HUMAN else self.roster.make(x, game, options) for x in seats]
+            for name in set(chosen.values()):
+                self.roster.make(name, game, options)  # a stand-in that cannot play this game: say so now
+            session = GameSession(game, agents, options=dict(options), seed=seed, meta={"face": "muggins-serve"})
+        except (ValueError, TypeError) as e:
             raise TableError(str(e)) from None
-        while len(self.tables) >= self.max_tables:
-            oldest = min(self.tables.values(), key=lambda t: t.touched)
-            del self.tables[oldest.id]
-        table = Table(secrets.token_urlsafe(9), session, self.delay)
+        tokens = {p: secrets.token_urlsafe(24) for p, x in enumerate(seats) if x == HUMAN}
+        stored = StoredTable(id=secrets.token_urlsafe(9), env_id=game, options=dict(options), seed=session.seed,
+                             seats=list(session.seats), stand_ins=chosen,
+                             token_hashes={p: hash_token(t) for p, t in tokens.items()})
+        self.storage.add_table(stored)
+        table = Table(stored, session)
+        self.tables[table.id] = table
+        self.kick(table)
+        return table, tokens
+
+    def _stand_ins(self, seats: list[str], given: Any) -> dict[int, str]:
+        humans = [p for p, x in enumerate(seats) if x == HUMAN]
+        if given is None:
+            return {p: "heuristic" for p in humans}
+        if not isinstance(given, list) or len(given) != len(seats):
+            raise TableError(f"stand_ins must be a list with one entry per seat (a player name for a human "
+                             f"seat, null for the others), not {short(given)}")
+        out = {}
+        for p, x in enumerate(given):
+            if x is None:
+                continue
+            if p not in humans:
+                raise TableError(f"stand_ins[{p}]: seat {p} is not a human seat (give null)")
+            out[p] = _text(x, f"stand_ins[{p}]")
+        return out
+
+    def _make_room(self) -> None:
+        if len(self.tables) < self.max_tables:
+            return
+        now = time.monotonic()
+        idle = [t for t in self.tables.values() if t.task is None and not t.connected
+                and (t.session.is_over or t.error or now - t.touched >= self.idle_seconds)]
+        if not idle:
+            raise TableError(f"this server is full: {len(self.tables)} games are being played; "
+                             "try again in a few minutes", 503, 60)
+        oldest = min(idle, key=lambda t: t.touched)
+        del self.tables[oldest.id]  # still in storage: its links replay it on their next request
+
+    def get(self, table_id: Any) -> Table:
+        table = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if table is None:
+            table = self._restore(table_id)
+            self.kick(table)
+        return table
+
+    def _restore(self, table_id: Any) -> Table:
+        stored = self.storage.get(table_id) if isinstance(table_id, str) and len(table_id) <= MAX_TEXT else None
+        if stored is None:
+            raise TableError(f"no table {short(table_id)} on this server (finished tables are kept "
+                             f"{self.keep_seconds / 86400:g} days)", 404)
+        try:
+            agents = [HUMAN if x == HUMAN else self.roster.make(x, stored.env_id, stored.options)
+                      for x in stored.seats]
+            session = GameSession(stored.env_id, agents, options=stored.options, seed=stored.seed,
+                                  meta={"face": "muggins-serve"})
+            session.restore(stored.moves)
+            for p, ply in sorted(stored.taken_over.items()):
+                session.take_over(p, self.roster.make(stored.stand_ins[p], stored.env_id, stored.options))
+                session.record.meta["stand_ins"][str(p)]["ply"] = ply
+        except (ValueError, TypeError, KeyError) as e:
+            raise TableError(f"table {table_id} cannot be resumed on this server: {e}", 410) from None
+        table = Table(stored, session)
         self.tables[table.id] = table
         return table
 
-    def get(self, table_id: str) -> Table:
-        table = self.tables.get(table_id)
-        if table is None:
-            raise TableError(f"no table {table_id!r} on this server (tables live until the server stops)", 404)
-        return table
+    # -- moves -----------------------------------------------------------------------------------
+    def _moved(self, table: Table, move: MoveRecord) -> None:
+        table.touched = time.monotonic()
+        self.storage.add_move(table.id, move.ply, move.to_dict())
+        if table.session.is_over:
+            self.storage.update(table.id, finished=True)
+
+    def play(self, table: Table, seat: int, action: Any) -> None:
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise TableError(f"action {short(action)} must be an action index (an int) from the legal moves")
+        if table.error:
+            raise TableError(f"this table stopped: {table.error}", 409)
+        if seat in table.taken_over:
+            raise TableError(f"seat {seat} is played by {table.session.seats[seat]} since you were away", 409)
+        s = table.session
+        if s.to_act == seat and not s.waiting_for_human and not s.is_over:
+            raise TableError("this move is forced: the server plays it for you", 409)
+        try:
+            move = s.play(seat, action)
+        except MoveError as e:
+            raise TableError(str(e), 409) from None
+        self._moved(table, move)
+        self.kick(table)
+
+    def kick(self, table: Table) -> None:
+        """Start the task that plays the table's agents (and forced moves), unless one runs."""
+        if table.task is None and not table.session.is_over and not table.error \
+                and not table.session.waiting_for_human:
+            table.task = asyncio.get_running_loop().create_task(self._run_agents(table))
+
+    async def _run_agents(self, table: Table) -> None:
+        """Agents and forced moves play until a person has a real choice, each move pushed to the
+        connected seats; an agent thinks on the thinkers' threads within ``move_seconds``."""
+        s = table.session
+        try:
+            while not (s.is_over or s.waiting_for_human or table.error):
+                turn = s.agent_turn()
+                forced = turn is None
+                try:
+                    if forced:
+                        move = s.step_once()
+                    else:
+                        seat, think = turn
+                        try:
+                            action = await asyncio.wait_for(self.thinkers.run(think), self.move_seconds)
+                        except asyncio.TimeoutError:
+                            action = s.hint(seat)[0]
+                            table.notices.append(f"player {seat} ({s.seats[seat]}) took longer than "
+                                                 f"{self.move_seconds:g} s: the heuristic's move was played")
+                        move = s.play_agent(seat, action)
+                except Exception as e:  # an agent failed: say so at the table instead of hanging
+                    log.warning("table %s: agent failed: %s: %s", table.id, type(e).__name__, e)
+                    table.error = f"{type(e).__name__}: {e}"
+                    self.storage.update(table.id, error=table.error)
+                    break
+                self._moved(table, move)
+                await table.broadcast()
+                if self.delay:  # people follow the agents' choices; forced moves go quicker
+                    await asyncio.sleep(self.delay / 4 if forced else self.delay)
+        finally:
+            table.task = None
+        await table.broadcast()
