@@ -7,6 +7,7 @@
     GET  /api/tables/{id}/seats/{seat}/record the game record, once over  (header X-Seat-Token)
     WS   /ws/tables/{id}/seats/{seat}         first message {"token": ...}, then state pushes
     GET  /api/games                           games, their options and this server's players
+    GET  /api/server                          the seat timeout, the search cap, the players' names
 
 A link is ``/table/{id}/{seat}#{token}``: the page reads the token from the fragment (never sent
 in a URL, so never in a log) and sends it in a header. Seats name players of the server's
@@ -98,6 +99,12 @@ CREATE_FIELDS = ("game", "options", "seats", "seed", "stand_ins")
 
 async def games(request: Request) -> Response:
     return JSONResponse(request.app.state.catalog)
+
+
+async def server_info(request: Request) -> Response:
+    store: TableStore = request.app.state.tables
+    return JSONResponse({"seat_timeout": store.seat_timeout, "max_search": store.roster.max_search,
+                         "players": store.roster.names()})
 
 
 async def create_table(request: Request) -> Response:
@@ -241,6 +248,7 @@ def create_app(max_tables: int = 200, delay: float = 0.5, *, db: str | Path = ":
         Route("/favicon.ico", favicon),
         Route("/table/{table}/{seat}", page),
         Route("/api/games", games),
+        Route("/api/server", server_info),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table}/seats/{seat}", seat_state),
         Route("/api/tables/{table}/seats/{seat}/move", seat_move, methods=["POST"]),

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import math
 import secrets
@@ -53,19 +54,41 @@ class TableError(ValueError):
         self.retry_after = retry_after
 
 
+def _resolved(env_id: str, cls: Any, automatic: list[str]) -> dict[str, dict[str, dict]]:
+    """``{option: {json value: {automatic option: its value}}}``: what each choice of an option
+    makes of the options whose default depends on others (a variant's scoring, the target)."""
+    out: dict[str, dict[str, dict]] = {}
+    for name, opt in cls.OPTIONS.items():
+        if opt.allowed is None:
+            continue
+        for value in opt.allowed:
+            try:
+                opts = cls(**{name: value}).options
+            except ValueError:
+                continue
+            out.setdefault(name, {})[json.dumps(value)] = {k: opts[k] for k in automatic}
+    return out
+
+
 def games_catalog(roster: Roster | None = None) -> dict[str, dict]:
-    """Every env id with its declared options (default, allowed values, doc) and the players of
-    this server that play it: what the create form offers. A default that depends on other
-    options is reported as None ("automatic")."""
+    """Every env id with its title, declared options (default, allowed values, doc; a default
+    that depends on other options is None, "automatic", and ``resolved`` says what each choice
+    makes of those), the options that only change rewards (``payoff``: the form leaves them out)
+    and the players of this server that play it: what the create form offers."""
+    from ..zoo import PAYOFF_OPTIONS
+
     players = roster.catalog(ENV_NAMES) if roster is not None else []
     out = {}
     for env_id in ENV_NAMES:
+        cls = game_class(env_id)
         opts = {}
-        for name, opt in game_class(env_id).OPTIONS.items():
+        for name, opt in cls.OPTIONS.items():
             opts[name] = {"default": None if callable(opt.default) else opt.default,
-                          "allowed": list(opt.allowed) if opt.allowed is not None else None, "doc": opt.doc}
-        out[env_id] = {"options": opts, "players": [{"name": p["name"], "doc": p["doc"]} for p in players
-                                                    if env_id in p["games"]]}
+                          "allowed": list(opt.allowed) if opt.allowed is not None else None, "doc": opt.doc,
+                          "payoff": name in PAYOFF_OPTIONS}
+        automatic = [k for k, o in opts.items() if o["default"] is None]
+        out[env_id] = {"title": cls.FACTS.long_name, "options": opts, "resolved": _resolved(env_id, cls, automatic),
+                       "players": [{"name": p["name"], "doc": p["doc"]} for p in players if env_id in p["games"]]}
     return out
 
 

@@ -1,20 +1,83 @@
-// The create-table form: game, options (from /api/games), a person or an agent on every seat.
+// The create-table form: game, options (from /api/games), a person or one of the server's players
+// on every seat. It sends only the options the person changed: an untouched "automatic" option is
+// left to the game, so a variant's own scoring, layout and target apply.
 "use strict";
-let catalog = {};
+let catalog = {}, server = {};
 const $ = (id) => document.getElementById(id);
 
+const LABELS = {
+  num_players: "Players", mistakes: "Mistakes allowed (others may call “Muggins!”)", max_turns: "Turn limit",
+  target: "Game to (points)", muggins: "Muggins (opponents claim missed points)", lowball: "Lowball (first to the target loses)",
+  partnerships: "Partnerships (0 & 2 against 1 & 3)", variant: "Variant", scoring: "Scoring", spinners: "Spinners",
+  lead: "First play of a hand", knocking: "Knock instead of drawing", extra_play: "Another tile after a double or a score",
+  win_bonus: "End-of-hand bonus", set_max: "Set", hand_size: "Tiles dealt to each player",
+  boneyard_reserve: "Boneyard tiles never drawn", episode: "Play", max_hands: "Hand limit", num_hands: "Hands",
+};
+const VALUE_LABELS = {
+  set_max: (v) => `double-${v}`, episode: (v) => ({game: "a game to the target", hand: "one hand"})[v],
+  lead: (v) => ({heaviest: "the heaviest tile", double: "the highest double"})[v],
+};
+
+const words = (s) => String(s).replace(/_/g, " ");
+const label = (name) => LABELS[name] || words(name).replace(/^./, (c) => c.toUpperCase());
+function valueLabel(name, v) {
+  if (v === true) return "yes";
+  if (v === false) return "no";
+  return (VALUE_LABELS[name] && VALUE_LABELS[name](v)) || words(v);
+}
+
+function game() { return catalog[$("game").value]; }
+
+// what the current choices make of the automatic options (for their labels only: the server decides)
+function automatic() {
+  const g = game(), out = {};
+  const base = {};
+  for (const [name, spec] of Object.entries(g.options)) {
+    const r = g.resolved[name];
+    if (r && spec.default !== null && r[JSON.stringify(spec.default)]) base[name] = r[JSON.stringify(spec.default)];
+  }
+  const first = Object.values(base)[0] || {};
+  Object.assign(out, first);
+  for (const el of document.querySelectorAll("[data-option]")) {
+    const name = el.dataset.option, spec = g.options[name];
+    if (el.tagName !== "SELECT" || el.value === "auto" || spec.default === null) continue;
+    if (el.value === JSON.stringify(spec.default)) continue;
+    const mine = (g.resolved[name] || {})[el.value] || {};
+    for (const [k, v] of Object.entries(mine)) if (!base[name] || base[name][k] !== v) out[k] = v;
+  }
+  return out;
+}
+
+function relabel() {
+  const auto = automatic();
+  for (const el of document.querySelectorAll("[data-option]")) {
+    const name = el.dataset.option;
+    const shown = name in auto ? ` (${valueLabel(name, auto[name])})` : "";
+    if (el.tagName === "SELECT") {
+      const o = el.querySelector('option[value="auto"]');
+      if (o) o.textContent = "automatic" + shown;
+    } else if (game().options[name].default === null) el.placeholder = "automatic" + shown;
+  }
+}
+
 function optionControl(name, spec) {
-  const label = document.createElement("label");
-  label.className = "opt";
-  label.title = spec.doc || "";
-  label.append(name + " ");
+  const lab = document.createElement("label");
+  lab.className = "opt";
+  lab.title = spec.doc || "";
+  lab.append(label(name) + " ");
   let input;
   if (spec.allowed) {
     input = document.createElement("select");
+    if (spec.default === null) {
+      const o = document.createElement("option");
+      o.value = "auto";
+      o.textContent = "automatic";
+      input.append(o);
+    }
     for (const v of spec.allowed) {
       const o = document.createElement("option");
       o.value = JSON.stringify(v);
-      o.textContent = String(v);
+      o.textContent = valueLabel(name, v);
       if (v === spec.default) o.selected = true;
       input.append(o);
     }
@@ -24,17 +87,20 @@ function optionControl(name, spec) {
     input.placeholder = spec.default === null ? "automatic" : String(spec.default);
   }
   input.dataset.option = name;
-  input.addEventListener("change", () => { if (name === "num_players") drawSeats(); });
-  label.append(input);
-  return label;
+  input.dataset.initial = input.value;
+  input.addEventListener("change", () => { if (name === "num_players") drawSeats(); relabel(); });
+  lab.append(input);
+  return lab;
 }
 
 function drawOptions() {
   const box = $("options");
   box.textContent = "";
-  const opts = catalog[$("game").value].options;
-  for (const [name, spec] of Object.entries(opts)) box.append(optionControl(name, spec));
+  for (const [name, spec] of Object.entries(game().options)) {
+    if (!spec.payoff) box.append(optionControl(name, spec));  // reward shaping is for training, not for people
+  }
   drawSeats();
+  relabel();
 }
 
 function numPlayers() {
@@ -42,30 +108,47 @@ function numPlayers() {
   return el ? JSON.parse(el.value) : 2;
 }
 
+function playerSelect(name, value, withPerson) {
+  const sel = document.createElement("select");
+  sel.name = name;
+  const choices = (withPerson ? [{name: "human", doc: "a person: they get their own link"}] : []).concat(game().players);
+  for (const p of choices) {
+    const o = document.createElement("option");
+    o.value = p.name;
+    o.textContent = p.name === "human" ? "a person" : `${p.name} — ${p.doc}`;
+    if (p.name === value) o.selected = true;
+    sel.append(o);
+  }
+  return sel;
+}
+
 function drawSeats() {
   const box = $("seats");
-  const old = [...box.querySelectorAll("input")].map((i) => i.value);
+  const old = [...box.querySelectorAll("select.seat")].map((s) => s.value);
   box.textContent = "";
   for (let p = 0; p < numPlayers(); p++) {
-    const label = document.createElement("label");
-    label.className = "seat-choice";
-    label.append(`seat ${p} `);
-    const input = document.createElement("input");
-    input.value = old[p] || (p === 0 ? "human" : "heuristic");
-    input.setAttribute("list", "seat-kinds");
-    input.name = `seat${p}`;
-    label.append(input);
-    box.append(label);
-  }
-  if (!$("seat-kinds")) {
-    const dl = document.createElement("datalist");
-    dl.id = "seat-kinds";
-    for (const k of ["human", "random", "heuristic", "search:100", "search:400"]) {
-      const o = document.createElement("option");
-      o.value = k;
-      dl.append(o);
+    const row = document.createElement("div");
+    row.className = "seat-row";
+    const lab = document.createElement("label");
+    lab.className = "seat-choice";
+    lab.append(`Seat ${p} `);
+    const sel = playerSelect(`seat${p}`, old[p] || (p === 0 ? "human" : "heuristic"), true);
+    sel.className = "seat";
+    lab.append(sel);
+    row.append(lab);
+    if (server.seat_timeout) {
+      const away = document.createElement("label");
+      away.className = "stand-in";
+      away.append(`if away ${server.seat_timeout / 60} min, played by `);
+      const s = playerSelect(`stand_in${p}`, "heuristic", false);
+      s.className = "stand-in-choice";
+      away.append(s);
+      row.append(away);
+      const sync = () => { away.hidden = sel.value !== "human"; };
+      sel.addEventListener("change", sync);
+      sync();
     }
-    document.body.append(dl);
+    box.append(row);
   }
 }
 
@@ -74,15 +157,22 @@ async function create(ev) {
   $("create-error").textContent = "";
   const options = {};
   for (const el of document.querySelectorAll("[data-option]")) {
-    if (el.tagName === "SELECT") options[el.dataset.option] = JSON.parse(el.value);
+    if (el.value === el.dataset.initial) continue;  // untouched: the game's own default
+    if (el.tagName === "SELECT") { if (el.value !== "auto") options[el.dataset.option] = JSON.parse(el.value); }
     else if (el.value !== "") options[el.dataset.option] = Number(el.value);
   }
-  const body = {game: $("game").value, options,
-                seats: [...$("seats").querySelectorAll("input")].map((i) => i.value.trim())};
+  const seats = [...$("seats").querySelectorAll("select.seat")].map((s) => s.value);
+  const body = {game: $("game").value, options, seats};
+  if (server.seat_timeout) {
+    body.stand_ins = [...$("seats").querySelectorAll(".seat-row")].map((row, p) =>
+      seats[p] === "human" ? row.querySelector(".stand-in-choice").value : null);
+  }
   if ($("seed").value !== "") body.seed = Number($("seed").value);
-  const r = await fetch("/api/tables", {method: "POST", headers: {"content-type": "application/json"},
-                                        body: JSON.stringify(body)});
-  const data = await r.json();
+  let data, r;
+  try {
+    r = await fetch("/api/tables", {method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(body)});
+    data = await r.json();
+  } catch (e) { $("create-error").textContent = "the server did not answer: " + e.message; return; }
   if (!r.ok) { $("create-error").textContent = data.error; return; }
   const list = $("link-list");
   list.textContent = "";
@@ -100,11 +190,11 @@ async function create(ev) {
 }
 
 async function main() {
-  catalog = await (await fetch("/api/games")).json();
-  for (const g of Object.keys(catalog)) {
+  [catalog, server] = await Promise.all([(await fetch("/api/games")).json(), (await fetch("/api/server")).json()]);
+  for (const [g, spec] of Object.entries(catalog)) {
     const o = document.createElement("option");
     o.value = g;
-    o.textContent = g;
+    o.textContent = spec.title;
     $("game").append(o);
   }
   $("game").addEventListener("change", drawOptions);

@@ -5,10 +5,21 @@ const [, , TABLE, SEAT] = location.pathname.split("/");
 const TOKEN = decodeURIComponent(location.hash.slice(1));
 const API = `/api/tables/${TABLE}/seats/${SEAT}`;
 let state = null, selected = null, overDismissed = false, socket = null, sending = false;
+let online = false, gone = false, retries = 0;  // the server's socket is up; the table no longer exists
 const $ = (id) => document.getElementById(id);
 const GAME_NAMES = {muggins_cards_v0: "Muggins (cards)", muggins_dominoes_v0: "Muggins dominoes", michigan_v0: "Michigan", cribbage_v0: "Cribbage"};
 
 function showError(msg) { $("error").textContent = msg || ""; }
+
+// while the server is away the board is kept but nothing on it can be played
+function setOnline(up, why) {
+  online = up;
+  document.body.classList.toggle("away", !up);
+  const b = $("away");
+  b.hidden = up;
+  if (!up) b.textContent = why || "The server is away: reconnecting… (the game is kept; it goes on where it was)";
+  if (state) { drawMoves(); markHand(); }
+}
 
 async function api(path, opts) {
   const r = await fetch(API + path, Object.assign({headers: {"x-seat-token": TOKEN, "content-type": "application/json"}}, opts));
@@ -18,7 +29,7 @@ async function api(path, opts) {
 }
 
 async function play(action) {
-  if (sending) return;
+  if (sending || !online) return;
   sending = true;
   showError("");
   try { render(await api("/move", {method: "POST", body: JSON.stringify({action})})); }
@@ -36,7 +47,7 @@ function movesNaming(label, moves) {
 function markTargets() {
   const pool = selected ? movesNaming(selected) : state.legal_moves;
   for (const t of document.querySelectorAll("[data-target]")) {
-    const moves = state.your_turn ? movesNaming(t.dataset.target, pool) : [];
+    const moves = state.your_turn && online ? movesNaming(t.dataset.target, pool) : [];
     t.classList.toggle("target-on", moves.length === 1);
     t.onclick = moves.length === 1 ? () => play(moves[0][0]) : null;
   }
@@ -45,7 +56,7 @@ function markTargets() {
 function drawMoves() {
   const box = $("moves");
   box.textContent = "";
-  if (!state.your_turn) return;
+  if (!state.your_turn || !online) return;
   let moves = state.legal_moves;
   if (selected) {
     const only = movesNaming(selected);
@@ -86,7 +97,7 @@ function drawMoves() {
 function markHand() {
   for (const h of document.querySelectorAll(".hand .card, .hand .tile")) {
     const label = h.dataset.card || h.dataset.tile;
-    const moves = state.your_turn ? movesNaming(label) : [];
+    const moves = state.your_turn && online ? movesNaming(label) : [];
     h.classList.toggle("playable", moves.length > 0);
     h.classList.toggle("selected", label === selected);
     h.onclick = moves.length ? () => {
@@ -104,7 +115,7 @@ function drawSeats() {
   state.seats.forEach((s, p) => {
     const d = el("div", "seat-tag" + (p === state.to_act ? " acting" : "") + (p === state.seat ? " mine" : ""));
     const score = state.scores.length === state.seats.length ? state.scores[p] : null;
-    d.append(el("b", "", `P${p}`), ` ${s.name}`, s.kind === "human" && p !== state.seat ? el("span", s.online ? "online" : "offline", s.online ? " ●" : " ○") : "",
+    d.append(el("b", "", `P${p}`), ` ${s.name}${s.stand_in ? " (for the person who was away)" : ""}`, s.kind === "human" && p !== state.seat ? el("span", s.online ? "online" : "offline", s.online ? " ●" : " ○") : "",
              score !== null ? el("span", "seat-score", ` ${score} ${unit}`) : "");
     bar.append(d);
   });
@@ -173,7 +184,9 @@ function render(st) {
   document.title = `${GAME_NAMES[st.game] || st.game} · seat ${st.seat}`;
   $("title").textContent = GAME_NAMES[st.game] || st.game;
   $("status").textContent = st.error ? `table stopped: ${st.error}`
-    : st.over ? "game over" : st.your_turn ? `your turn · ${st.phase}` : `waiting for player ${st.to_act} · ${st.phase}`;
+    : st.over ? "game over" : st.your_turn ? `your turn · ${st.phase}`
+    : st.to_act === st.seat ? `playing your only move · ${st.phase}` : `waiting for player ${st.to_act} · ${st.phase}`;
+  $("notices").textContent = (st.notices || []).join(" · ");
   $("status").className = "status" + (st.your_turn ? " your-turn" : "");
   const board = $("board");
   board.textContent = "";
@@ -185,7 +198,7 @@ function render(st) {
                     + ` (${st.score_unit}) → ` + h.scores.join(" / ")));
   }
   (DRAW[st.game] || ((s, b) => b.append(el("pre", "", s.text))))(st, board);
-  $("prompt").textContent = st.your_turn ? (selected ? `${selected}: choose where` : "Your move: click a highlighted card or tile, or a move below") : "";
+  $("prompt").textContent = st.your_turn ? prompt(st) : "";
   $("text").textContent = st.text;
   drawSeats();
   drawMoves();
@@ -195,16 +208,33 @@ function render(st) {
   drawOver();
 }
 
+// the prompt says what kind of decision this is, from the moves offered
+function prompt(st) {
+  if (selected) return `${selected}: choose where`;
+  const names = st.legal_moves.map(([, n]) => n);
+  if (names.some((n) => /^announce /.test(n))) return "Announce your count: choose a number";
+  if (names.some((n) => /^(accept|muggins|call)/.test(n))) return "Accept what was announced, or call muggins";
+  if (document.querySelector(".hand .playable, .target-on")) return "Your move: click a highlighted card or tile, or a move below";
+  return "Your move: choose one below";
+}
+
 function connect() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/tables/${TABLE}/seats/${SEAT}`);
   socket = ws;
   ws.onopen = () => ws.send(JSON.stringify({token: TOKEN}));
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
-    if (msg.type === "state") render(msg.state);
-    else if (msg.type === "error") { showError(msg.error); ws.onclose = null; }
+    if (msg.type === "state") { retries = 0; if (!online) { setOnline(true); showError(""); } render(msg.state); }
+    else if (msg.type === "error") {
+      showError(msg.error);
+      if (/no table|cannot be resumed|token/.test(msg.error)) { gone = true; setOnline(false, "This table is not on the server any more."); }
+    }
   };
-  ws.onclose = () => { if (socket === ws) setTimeout(connect, 1500); };  // rejoin by the same link
+  ws.onclose = () => {  // rejoin by the same link, sooner at first, then every few seconds
+    if (socket !== ws || gone) return;
+    setOnline(false);
+    setTimeout(connect, Math.min(5000, 500 * 2 ** retries++));
+  };
 }
 
 async function download() {
@@ -225,7 +255,8 @@ async function main() {
   $("download").addEventListener("click", download);
   $("close-over").addEventListener("click", () => { overDismissed = true; $("over").hidden = true; });
   if (!TOKEN) { showError("this link has no seat token: open the full link you were given"); return; }
-  try { render(await api("")); } catch (e) { showError(e.message); return; }
+  setOnline(false, "Connecting…");
+  try { render(await api("")); } catch (e) { showError(e.message); }
   connect();
 }
 main();
