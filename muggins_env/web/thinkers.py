@@ -37,11 +37,13 @@ class Thinkers:
             if fut.cancelled():
                 continue
             try:
-                result = fn()
+                outcome = (fn(), None)
             except BaseException as e:  # noqa: BLE001 - handed to the waiting table
-                loop.call_soon_threadsafe(_settle, fut, None, e)
-            else:
-                loop.call_soon_threadsafe(_settle, fut, result, None)
+                outcome = (None, e)
+            try:
+                loop.call_soon_threadsafe(_settle, fut, *outcome)
+            except RuntimeError:  # the server stopped meanwhile: nobody waits for this move
+                pass
 
     async def run(self, fn: Callable[[], Any]) -> Any:
         loop = asyncio.get_running_loop()
