@@ -20,11 +20,12 @@ install: $(STAMP)
 # the main job: train the quick PPO preset on one game and print its evaluation table
 GAME ?= michigan_v0
 demo: $(STAMP)
-	$(PY) -m muggins_env.train --game $(GAME) --preset quick --out runs/quick-$(GAME)
+	$(PY) -m muggins_env.train --game $(GAME) --preset quick --out runs/quick-$(GAME) --overwrite
 
-# one game of every env between heuristic agents, replayed move by move from its game record (no training)
+# one game of every env between heuristic agents, replayed move by move from its game record (no training);
+# make play GAME=cribbage_v0 shows one env, DELAY=0.3 paces the lines
 play: $(STAMP)
-	$(PY) -m muggins_env.demo
+	$(PY) -m muggins_env.demo$(if $(filter command line environment,$(origin GAME)), --game $(GAME))$(if $(DELAY), --delay $(DELAY))
 
 test: $(STAMP)
 	$(PY) -m pytest -q -n 2

@@ -22,7 +22,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from muggins_env.extras import MissingExtraError, require_extra
+from muggins_env.extras import MissingExtraError, missing_line, require_extra
 
 from .report import print_table, save_results, summarise
 from .tournament import LINEUPS, run_tournament
@@ -55,17 +55,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="muggins-eval", description="Duplicate-deal, seat-rotated tournaments "
                                 "between agents (random, heuristic, search:N, ppo:path) on a muggins_env game.")
     p.add_argument("--config", help="YAML preset (keys: game, options, agents, deals, seed, lineup, workers)")
-    p.add_argument("--game", help="env id, e.g. cribbage_v0")
+    p.add_argument("--game", help="env id, e.g. cribbage_v0 (default: the game of the zoo: agents, with the "
+                   "options on their model card unless --opt or --config gives options)")
     p.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE", help="game option (repeatable)")
-    p.add_argument("--agents", nargs="+", help="agent specs: random heuristic search:200 ppo:path/model.zip rllib:run_dir")
+    p.add_argument("--agents", nargs="+", help="agent specs: random heuristic search:200 ppo:path/model.zip "
+                   "rllib:run_dir zoo:<env_id> zoo:<env_id>/<name> (--list-agents names the zoo models)")
     p.add_argument("--deals", type=int, help="number of deals (each played by every seating); default 100")
     p.add_argument("--seed", type=int, help="master seed (same seed, same results); default 0")
     p.add_argument("--out", help="directory for results.json, CSVs and PNG plots")
     p.add_argument("--lineup", choices=LINEUPS, help="cycle (default: A B A B ... rotated), field (A B B B and B A A A rotated) or single (A B B B rotated)")
     p.add_argument("--workers", type=int, help="processes (default: all cores)")
     p.add_argument("--no-skip-forced", action="store_true", help="ask agents even single-action decisions")
-    p.add_argument("--no-progress", action="store_true")
-    p.add_argument("--no-plot", action="store_true")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar while the games are played")
+    p.add_argument("--no-plot", action="store_true", help="with --out: write no PNG plots (win_rates.png, "
+                   "learning_curve.png), only results.json and the CSVs")
     p.add_argument("--save-games", type=int, default=0, metavar="K", help="also save the first K games "
                    "(deal, then seating order) as game records in <out>/games/ (muggins-replay reads them)")
     p.add_argument("--merge", nargs="+", metavar="DIR", help="pool saved runs (their --out folders) of one "
@@ -85,6 +88,25 @@ def list_agents() -> int:
         card = model_card(name)
         print(f"  zoo:{name:28s} {card.get('summary', '')}")
     return 0
+
+
+def game_of_zoo_agents(agents: Sequence[str]) -> tuple[str | None, dict | None]:
+    """The game (and the options on the model card) of the ``zoo:`` agents among ``agents``:
+    (None, None) without one; a ValueError when they play different games or options."""
+    from muggins_env.zoo import model_card
+
+    found: dict[str, tuple[str, dict]] = {}
+    for spec in agents:
+        if str(spec).startswith("zoo:"):
+            name = str(spec)[4:]
+            found[spec] = (name.partition("/")[0], dict(model_card(name)["game_options"]))
+    if not found:
+        return None, None
+    kinds = {(g, tuple(sorted(o.items()))) for g, o in found.values()}
+    if len(kinds) > 1:
+        raise ValueError(f"the zoo agents {', '.join(found)} play different games or options "
+                         f"({'; '.join(f'{s}: {g} {o}' for s, (g, o) in found.items())}); give --game (and --opt)")
+    return next(iter(found.values()))
 
 
 PRESET_KEYS = ("game", "options", "agents", "deals", "seed", "lineup", "workers", "out")
@@ -159,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         require_extra("eval")
     except MissingExtraError as e:
-        print(f"muggins-eval: error: {e}", file=sys.stderr)
+        print(missing_line("muggins-eval", e), file=sys.stderr)
         return 1
     if args.merge:
         return merge_main(parser, args)
@@ -171,6 +193,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(str(e))
     game = args.game or cfg.get("game")
     agents = args.agents or cfg.get("agents")
+    zoo_options = None
+    if not game and agents:
+        try:
+            game, zoo_options = game_of_zoo_agents(agents)
+        except ValueError as e:
+            parser.error(str(e))
     if not game:
         parser.error("give --game (e.g. --game cribbage_v0)")
     if not agents:
@@ -180,11 +208,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.save_games < 0:
         parser.error(f"--save-games {args.save_games}: give a number of games >= 0")
     options = dict(cfg.get("options") or {})
+    if zoo_options is not None and not options and not args.opt:
+        options = zoo_options
+        print(f"{game} {options}: the game and options of {', '.join(a for a in agents if a.startswith('zoo:'))}",
+              flush=True)
     try:
         if any(str(a).startswith("ppo:") for a in agents):
             require_extra("train", "a ppo: agent")
     except MissingExtraError as e:
-        print(f"muggins-eval: error: {e}", file=sys.stderr)
+        print(missing_line("muggins-eval", e), file=sys.stderr)
         return 1
     try:
         for text in args.opt:

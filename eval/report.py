@@ -164,9 +164,12 @@ def print_table(summary: dict) -> None:
         return
     t = Table(title=f"{summary['game']} {summary['options'] or ''}: {summary['deals']} deals, "
                     f"{summary['games']} games, {summary['seconds']:.1f}s")
-    for col in ("agent", "n", "win rate", "95% Wilson", "95% by deal", "parity", "mean return", "95% boot",
+    # agent names are never cut: three checkpoints of one run differ only at their end
+    longest = max((len(a["agent"]) for a in summary["agents"]), default=5)
+    t.add_column("agent", justify="left", no_wrap=True, min_width=longest)
+    for col in ("n", "win rate", "95% Wilson", "95% by deal", "parity", "mean return", "95% boot",
                 "mean score", "95% boot", "rating"):
-        t.add_column(col, justify="left" if col == "agent" else "right")
+        t.add_column(col, justify="right")
     for a in summary["agents"]:
         mark = " *" if a["beats_parity"] else ""
         t.add_row(a["agent"], str(a["samples"]), f"{a['win_rate']:.3f}{mark}",
@@ -177,17 +180,19 @@ def print_table(summary: dict) -> None:
                   f"{a['rating_ordinal']:.2f}")
     console = Console()
     if not console.is_terminal:
-        console = Console(width=max(console.width, 150))
+        console = Console(width=max(console.width, 136 + longest))
     console.print(t)
     console.print(LEGEND, highlight=False, markup=False, soft_wrap=True)
     h = summary["head_to_head"]
     if len(h["agents"]) > 1:
+        # columns by number (#1, #2, ...), the rows name them in full
         ht = Table(title="head-to-head: share of opposed seat pairs the row agent beat")
-        ht.add_column("")
-        for name in h["agents"]:
-            ht.add_column(name, justify="right")
-        for name, row in zip(h["agents"], h["matrix"]):
-            ht.add_row(name, *("-" if x is None else f"{x:.3f}" for x in row))
+        labels = [f"#{i + 1} {name}" for i, name in enumerate(h["agents"])]
+        ht.add_column("", no_wrap=True, min_width=max(map(len, labels)))
+        for i in range(len(h["agents"])):
+            ht.add_column(f"#{i + 1}", justify="right")
+        for label, row in zip(labels, h["matrix"]):
+            ht.add_row(label, *("-" if x is None else f"{x:.3f}" for x in row))
         console.print(ht)
 
 

@@ -329,11 +329,22 @@ class ClearOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
             if not (self.terminations[agent] or self.truncations[agent]):
                 raise ActionOutOfBoundsError(f"action None given for {agent}, who is still in the game; "
                                              "None is only for agents whose episode has ended")
-        elif not self.action_space(agent).contains(action):
+        elif not _in_space(self.action_space(agent), action):
             n = self.action_space(agent).n
             raise ActionOutOfBoundsError(f"action {action!r} for {agent} is not in the action space "
                                          f"Discrete({n}); allowed: an int 0..{n - 1}")
         wrappers.BaseWrapper.step(self, action)
+
+
+def _in_space(space: spaces.Discrete, action: Any) -> bool:
+    """Whether ``action`` is in ``space``, for any int (Gymnasium 1.0's ``Discrete.contains`` raises
+    ``OverflowError`` on an int beyond int64, such as 10**20)."""
+    if isinstance(action, (int, np.integer)):
+        return int(space.start) <= int(action) < int(space.start) + int(space.n)
+    try:
+        return bool(space.contains(action))
+    except (OverflowError, TypeError, ValueError):
+        return False
 
 
 def wrapped(raw_cls: type[KernelAECEnv]):

@@ -15,6 +15,8 @@ EXTRA_MODULES = {
     "eval": ("yaml", "tqdm", "rich", "matplotlib", "openskill"),
     "train": ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "yaml", "tqdm", "rich", "matplotlib",
               "openskill"),
+    "rllib": ("ray",),
+    "web": ("starlette", "uvicorn"),
 }
 
 
@@ -27,9 +29,20 @@ def missing_modules(extra: str) -> list[str]:
     return [m for m in EXTRA_MODULES[extra] if importlib.util.find_spec(m) is None]
 
 
+def missing_line(prog: str, error: MissingExtraError) -> str:
+    """The one line every command prints (then exits 1) when an extra is missing:
+    ``<prog>: error: <what> needs the [<extra>] extra (missing: ...); install it with: pip install ...``."""
+    return f"{prog}: error: {error}"
+
+
+def missing_error(extra: str, what: str = "this command", missing: str = "") -> MissingExtraError:
+    """The error naming ``extra`` and how to install it (``missing``: what was not found)."""
+    return MissingExtraError(f"{what} needs the [{extra}] extra (missing: {missing}); "
+                             f"install it with: pip install 'muggins-env[{extra}]'")
+
+
 def require_extra(extra: str, what: str = "this command") -> None:
     """Raise ``MissingExtraError`` with the one-line fix when ``extra`` is not installed."""
     missing = missing_modules(extra)
     if missing:
-        raise MissingExtraError(f"{what} needs the [{extra}] extra (missing: {', '.join(missing)}); "
-                                f"install it with: pip install 'muggins-env[{extra}]'")
+        raise missing_error(extra, what, ", ".join(missing))

@@ -21,6 +21,7 @@ itself runs with ``skip_forced=False``, so every action is in the record.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -89,27 +90,39 @@ def _tokens(text: str) -> list[str]:
     return [c for c in (_canonical(t) for t in text.replace("→", " ").split()) if c]
 
 
+def _fits(typed: list[str], words: list[str]) -> bool:
+    return all(words.count(t) >= typed.count(t) for t in set(typed))
+
+
+_ASIDE = re.compile(r"\([^)]*\)")  # "(open 4)", "(Q♠)": what a move's name adds in parentheses
+
+
 def match_move(text: str, legal_moves: Mapping[int, str]) -> int:
     """The legal move that typed ``text`` names: its readable name, or words of it (``5H``
     for ``lay 5♥``, ``common 2`` for ``J♦ → common pile 2 (Q♠)``, ``6-4 1`` for ``6-4 on arm 1
-    (open 4)``). Cards may be typed ``5H``/``5♥``/``TD``, tiles ``6-4``/``4-6``. Raises
-    ``MoveError`` (with the legal names) when no move or several moves fit."""
+    (open 4)``). Cards may be typed ``5H``/``5♥``/``TD``, tiles ``6-4``/``4-6``. Words that fit
+    one move outside the parentheses of the names choose it (``5-1 1`` is arm 1, not ``5-1 on
+    arm 2 (open 1)``). Raises ``MoveError`` (with the legal names, and the closest names to a
+    typo: "did you mean 'accept'?") when no move or several moves fit."""
     typed = _tokens(text)
     if not typed:
         raise MoveError("type a move (or its number); legal moves: " + ", ".join(legal_moves.values()))
     exact = [a for a, name in legal_moves.items() if _tokens(name) == typed]
     if len(exact) == 1:
         return exact[0]
-    fits = []
-    for a, name in legal_moves.items():
-        words = _tokens(name)
-        if all(words.count(t) >= typed.count(t) for t in set(typed)):
-            fits.append(a)
+    main = [a for a, name in legal_moves.items() if _fits(typed, _tokens(_ASIDE.sub(" ", name)))]
+    if len(main) == 1:
+        return main[0]
+    fits = [a for a, name in legal_moves.items() if _fits(typed, _tokens(name))]
     if len(fits) == 1:
         return fits[0]
     if not fits:
-        raise MoveError(f"{text.strip()!r} is not a legal move; legal moves: " + ", ".join(legal_moves.values()))
-    raise MoveError(f"{text.strip()!r} fits several moves: " + ", ".join(legal_moves[a] for a in fits)
+        names = list(legal_moves.values())
+        lowered = {name.lower(): name for name in names}
+        close = difflib.get_close_matches(" ".join(text.split()).lower(), list(lowered), n=3, cutoff=0.6)
+        hint = f"did you mean {' or '.join(repr(lowered[c]) for c in close)}? " if close else ""
+        raise MoveError(f"{text.strip()!r} is not a legal move; {hint}legal moves: " + ", ".join(names))
+    raise MoveError(f"{text.strip()!r} fits several moves: " + ", ".join(legal_moves[a] for a in (main or fits))
                     + "; say which")
 
 

@@ -43,7 +43,7 @@ def test_muggins_train_without_the_train_extra_says_which_extra(without, capsys)
     without("torch")
     assert train_main(["--list"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [("muggins-train: this command needs the [train] extra (missing: torch); "
+    assert err == [("muggins-train: error: this command needs the [train] extra (missing: torch); "
                    "install it with: pip install 'muggins-env[train]'")]
 
 

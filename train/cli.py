@@ -3,7 +3,9 @@
 Examples:
   python -m muggins_env.train --game cribbage_v0 --preset quick --out runs/quick-cribbage_v0
   python -m muggins_env.train --config my.yaml --seed 3 --out runs/mine
-  python -m muggins_env.train --resume runs/mine --out runs/mine        (continue a run)
+  python -m muggins_env.train --resume runs/mine                        (continue an unfinished run)
+  python -m muggins_env.train --resume runs/mine --timesteps 500000     (a finished run: from its final model)
+  python -m muggins_env.train --game michigan_v0 --out runs/mine --overwrite   (clear the old run first)
   python -m muggins_env.train --list                                    (the packaged presets)
 """
 
@@ -13,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from muggins_env.extras import MissingExtraError, require_extra
+from muggins_env.extras import MissingExtraError, missing_error, missing_line, require_extra
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -24,7 +26,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--preset", default=None, help="preset name (quick, full); default quick")
     p.add_argument("--seed", type=int, default=None, help="overrides the config's seed")
     p.add_argument("--out", default=None, help="run directory (default runs/<preset>-<game>, as make demo)")
-    p.add_argument("--resume", default=None, help="checkpoint .zip or run directory to continue")
+    p.add_argument("--resume", default=None, help="run directory (a finished run: from its final model, with a "
+                   "larger --timesteps; else from its latest checkpoint) or checkpoint to continue")
+    p.add_argument("--overwrite", action="store_true", help="train into a non-empty --out: clear the old run "
+                   "there first (without it, a non-empty --out is refused)")
     p.add_argument("--timesteps", type=int, default=None, help="overrides budget.total_timesteps")
     p.add_argument("--eval-deals", type=int, default=None, help="overrides eval.deals (0: no evaluation)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -41,17 +46,39 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def preset_summary(name: str, limit: int = 120) -> str:
+    """The first sentence of the comment that opens preset ``name`` (``<game>/<preset>``), cut to
+    ``limit`` characters at a word."""
+    from importlib import resources
+
+    game, _, preset = name.partition("/")
+    words: list[str] = []
+    for line in resources.files("muggins_env.configs").joinpath(game, f"{preset}.yaml").read_text().splitlines():
+        if not line.startswith("#"):
+            break
+        words += line.lstrip("#").split()
+    text = " ".join(words)
+    if ". " in text:
+        text = text[:text.index(". ") + 1]
+    if len(text) > limit:
+        text = text[:limit].rsplit(" ", 1)[0] + " ..."
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         require_extra("train")
     except MissingExtraError as e:
-        print(f"muggins-train: {e}", file=sys.stderr)
+        print(missing_line("muggins-train", e), file=sys.stderr)
         return 1
     from .config import ConfigError, list_presets, load_config  # needs the extra (yaml)
 
     if args.list:
-        print("\n".join(list_presets()))
+        names = list_presets()
+        width = max(map(len, names), default=0)
+        for name in names:
+            print(f"{name:<{width}}  {preset_summary(name)}".rstrip())
         return 0
     overrides: dict = {}
     if args.timesteps is not None:
@@ -88,16 +115,30 @@ def main(argv: list[str] | None = None) -> int:
         print(f"muggins-train: {e}", file=sys.stderr)
         return 2
     out = args.out or f"runs/{preset or Path(args.config or 'config').stem}-{cfg['game']}"
-    if cfg["backend"] == "rllib":
-        return _train_rllib(cfg, out, args)
-    if args.address or rllib:
+    if cfg["backend"] != "rllib" and (args.address or rllib):
         print("muggins-train: --address, --num-env-runners, --envs-per-runner and --num-learners need "
               "--backend rllib", file=sys.stderr)
         return 2
+    if cfg["backend"] == "rllib":
+        try:
+            require_extra("rllib", "--backend rllib")
+        except MissingExtraError as e:
+            print(missing_line("muggins-train", e), file=sys.stderr)
+            return 1
+    from .trainer import RunDirError, prepare_out
+
+    try:
+        prepare_out(out, resume, cfg["budget"]["total_timesteps"], args.overwrite)
+    except (RunDirError, FileNotFoundError) as e:
+        print(f"muggins-train: {e}", file=sys.stderr)
+        return 2
+    if cfg["backend"] == "rllib":
+        return _train_rllib(cfg, out, args)
     from .trainer import train
 
     print(f"training {cfg['game']} for {cfg['budget']['total_timesteps']} steps into {out}", flush=True)
-    card = train(cfg, out, seed=args.seed, resume=resume, progress_bar=not args.no_progress)
+    card = train(cfg, out, seed=args.seed, resume=resume, progress_bar=not args.no_progress,
+                 overwrite=args.overwrite)
     print(f"model: {out}/model.zip (agent spec ppo:{out}); card: {out}/model_card.json; "
           f"{card['timesteps']} steps in {card['train_seconds']} s")
     return 0
@@ -106,10 +147,9 @@ def main(argv: list[str] | None = None) -> int:
 def _train_rllib(cfg: dict, out: str, args: argparse.Namespace) -> int:
     try:
         from .rllib_backend import train
-    except ImportError as e:
-        print(f"muggins-train: --backend rllib needs the [rllib] extra: pip install 'muggins-env[train,rllib]' ({e})",
-              file=sys.stderr)
-        return 2
+    except ImportError as e:  # ray there but broken (a part of it missing)
+        print(missing_line("muggins-train", missing_error("rllib", "--backend rllib", str(e))), file=sys.stderr)
+        return 1
     rl = cfg["rllib"]
     print(f"training {cfg['game']} on Ray RLlib for {cfg['budget']['total_timesteps']} steps into {out} "
           f"({rl['num_env_runners']} env runners x {rl['envs_per_runner']} envs, {rl['num_learners']} learners)",

@@ -84,30 +84,151 @@ def _steps_of(path: Path) -> int:
 
 
 def find_resume(path: str | Path) -> Path:
-    """A checkpoint .zip, or the latest checkpoint (else the final model) of a run directory."""
+    """A checkpoint .zip, or of a run directory its final model (a finished run) else its latest checkpoint."""
     p = Path(path)
     if p.is_file():
         return p
     if p.is_dir():
+        if (p / "model.zip").exists():  # written when learning ended: newer than every checkpoint
+            return p / "model.zip"
         ckpts = sorted((p / "checkpoints").glob("step_*.zip"), key=_steps_of)
         if ckpts:
             return ckpts[-1]
-        if (p / "model.zip").exists():
-            return p / "model.zip"
     raise FileNotFoundError(f"nothing to resume from at {str(path)!r} (a checkpoint .zip or a run directory)")
 
 
+# what a run writes into its directory (``--overwrite`` removes these and nothing else)
+RUN_FILES = ("model.zip", "model.npz", "config.yaml", "eval.json", "model_card.json", "labels.npz")
+RUN_DIRS = ("checkpoints", "snapshots", "tb")
+_CKPT = re.compile(r"step_(\d+)(\.zip)?$")
+
+
+class RunDirError(ValueError):
+    """``--out`` / ``--resume`` would destroy or mix up a run (a finished model, an old run's files)."""
+
+
+def _run_of(resume: str | Path) -> Path:
+    """The run directory that ``resume`` (a run directory, a checkpoint, a final model) belongs to."""
+    p = Path(resume)
+    if p.is_dir() and not p.name.startswith("step_"):
+        return p
+    return p.parent.parent if p.parent.name == "checkpoints" else p.parent
+
+
+def finished_steps(run: str | Path) -> int | None:
+    """The learner steps of the final model in ``run`` (None when no run finished there)."""
+    run = Path(run)
+    if not ((run / "model.zip").exists() or (run / "model.npz").exists()):
+        return None
+    try:
+        return int(json.loads((run / "model_card.json").read_text())["timesteps"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    if (run / "model.zip").exists():
+        from stable_baselines3.common.save_util import load_from_zip_file
+
+        data, _, _ = load_from_zip_file(str(run / "model.zip"), device="cpu", load_data=True)
+        return int(data["num_timesteps"])
+    return None
+
+
+def _resume_step(resume: str | Path) -> int:
+    """The learner step a resume starts from: the final model's of a finished run, else the checkpoint's."""
+    p = Path(resume)
+    if p.is_dir() and not p.name.startswith("step_"):
+        fin = finished_steps(p)
+        if fin is not None:
+            return fin
+        steps = [int(m.group(1)) for c in (p / "checkpoints").glob("step_*") if (m := _CKPT.search(c.name))]
+        return max(steps, default=0)
+    m = _CKPT.search(p.name)
+    if m:
+        return int(m.group(1))
+    fin = finished_steps(p.parent) if p.name in ("model.zip", "model.npz") else None
+    return fin or 0
+
+
+def clear_run(out: str | Path) -> None:
+    """Remove the files and folders a run wrote into ``out`` (``RUN_FILES``, ``RUN_DIRS``)."""
+    import shutil
+
+    out = Path(out)
+    for f in RUN_FILES:
+        (out / f).unlink(missing_ok=True)
+    for d in RUN_DIRS:
+        if (out / d).is_dir():
+            shutil.rmtree(out / d)
+
+
+def prepare_out(out: str | Path, resume: str | Path | None = None, total: int | None = None,
+                overwrite: bool = False) -> None:
+    """Check that training into ``out`` destroys nothing; with ``overwrite``, clear an old run there first.
+
+    A non-empty ``out`` is refused unless it is the run being resumed, or ``overwrite``. A resume must
+    have steps left to learn (``total`` above the step it starts from: a finished run continues from
+    its final model, so only with a larger budget), and never replaces a finished model in ``out``
+    by one retrained from an earlier checkpoint."""
+    out = Path(out)
+    src = _run_of(resume) if resume is not None else None
+    same = src is not None and out.is_dir() and src.is_dir() and src.resolve() == out.resolve()
+    if not same and out.is_dir() and any(out.iterdir()):
+        if not overwrite:
+            names = ", ".join(sorted(p.name for p in out.iterdir())[:6])
+            hint = f", or --resume {out} to continue that run" if resume is None and (out / "config.yaml").exists() else ""
+            raise RunDirError(f"--out {out} is not empty ({names}): give --overwrite to clear the old run there "
+                              f"first, or another --out{hint}")
+        if src is not None and out.resolve() in (src.resolve(), *src.resolve().parents):
+            raise RunDirError(f"--overwrite would clear {out}, which holds the --resume {resume} itself; "
+                              "give another --out")
+        clear_run(out)
+    if resume is None:
+        return
+    start = _resume_step(resume)
+    fin = finished_steps(out) if same else None
+    if fin is not None and start < fin:
+        raise RunDirError(f"--resume {resume} starts at step {start}, but {out} holds a finished model of {fin} "
+                          f"steps that it would overwrite: resume {out} itself (from its final model) with "
+                          "--timesteps, or give another --out to branch from that checkpoint")
+    if total is not None and total <= start:
+        what = (f"{src} is a finished run of {start} steps" if finished_steps(src) == start
+                else f"--resume {resume} is at step {start}")
+        raise RunDirError(f"{what} and the budget is {total} steps: nothing to train; give --timesteps larger "
+                          f"than {start} to continue it from there")
+
+
+def _tb_logger(tb: Path, done: int, verbose: int) -> Any:
+    """The logger of a resumed run: on in the latest TensorBoard folder when that ends at or before
+    ``done``, else in a new folder (no step logged twice in one folder)."""
+    from stable_baselines3.common.utils import configure_logger, get_latest_run_id
+
+    latest = get_latest_run_id(str(tb), "ppo")
+    last = -1
+    if latest > 0:
+        from tensorboard.backend.event_processing.event_file_loader import EventFileLoader
+
+        for f in (tb / f"ppo_{latest}").glob("events.out.tfevents.*"):
+            for ev in EventFileLoader(str(f)).Load():
+                last = max(last, int(ev.step))
+    return configure_logger(verbose, str(tb), "ppo", reset_num_timesteps=latest == 0 or last > done)
+
+
 def _callbacks(cfg: dict, pool: OpponentPool, venv: Any, out: Path, in_process: bool):
+    from muggins_env.eval.tournament import seat_sides, win_shares
     from stable_baselines3.common.callbacks import BaseCallback
 
+    sides = seat_sides(make_game(cfg["game"], cfg["env_options"]))
+
     class SelfPlayAndCheckpoints(BaseCallback):
-        """Snapshots into the pool, periodic checkpoints, win rates per opponent kind."""
+        """Snapshots into the pool, periodic checkpoints, and per opponent kind the mean return and
+        the win rate as the evaluation counts it: a game's win share of the learner's seat (1 for
+        its side alone on the top return, 1/k when k sides tie on it, else 0; ``win_shares``)."""
 
         def __init__(self) -> None:
             super().__init__()
             self.next_snapshot = 0
             self.next_ckpt = 0
             self.results: dict[str, list[float]] = {}
+            self.wins: dict[str, list[float]] = {}
 
         def _on_training_start(self) -> None:
             t = self.model.num_timesteps
@@ -147,14 +268,19 @@ def _callbacks(cfg: dict, pool: OpponentPool, venv: Any, out: Path, in_process: 
                 if done and "episode" in info:
                     kind = info.get("opponents") or "all"
                     self.results.setdefault(kind, []).append(float(info["episode"]["r"]))
+                    if "returns" in info and "seat" in info:
+                        share = win_shares(info["returns"], sides)[int(info["seat"])]
+                        self.wins.setdefault(kind, []).append(share)
             return True
 
         def _on_rollout_end(self) -> None:
             for kind, rets in self.results.items():
                 if rets:
                     self.logger.record(f"vs_{kind}/mean_return", float(np.mean(rets)))
-                    self.logger.record(f"vs_{kind}/win_rate", float(np.mean(np.array(rets) > 0)))
-            self.results = {}
+            for kind, wins in self.wins.items():
+                if wins:
+                    self.logger.record(f"vs_{kind}/win_rate", float(np.mean(wins)))
+            self.results, self.wins = {}, {}
 
     return SelfPlayAndCheckpoints()
 
@@ -185,8 +311,11 @@ def save_model(model: Any, stem: Path, cfg: dict | None = None) -> Path:
 
 def train(cfg: dict, out: str | Path, seed: int | None = None, resume: str | Path | None = None,
           progress_bar: bool = True, verbose: int = 0, evaluate_at_end: bool = True,
-          log=print) -> dict:
-    """Train per ``cfg`` into ``out``; return the model card (also written to out/model_card.json)."""
+          log=print, overwrite: bool = False) -> dict:
+    """Train per ``cfg`` into ``out``; return the model card (also written to out/model_card.json).
+
+    ``out`` must be empty, or the run ``resume`` continues (``overwrite``: clear an old run there
+    first); ``prepare_out`` says what is refused (``RunDirError``)."""
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -197,6 +326,7 @@ def train(cfg: dict, out: str | Path, seed: int | None = None, resume: str | Pat
     seed = cfg["seed"] if seed is None else seed
     cfg = {**cfg, "seed": seed}
     out = Path(out)
+    prepare_out(out, resume, cfg["budget"]["total_timesteps"], overwrite)
     for d in ("checkpoints", "snapshots", "tb"):
         (out / d).mkdir(parents=True, exist_ok=True)
     (out / "config.yaml").write_text(dump(cfg))
@@ -213,6 +343,7 @@ def train(cfg: dict, out: str | Path, seed: int | None = None, resume: str | Pat
         ckpt = find_resume(resume)
         model = MaskablePPO.load(str(ckpt), env=venv, device="cpu", tensorboard_log=str(out / "tb"))
         done = model.num_timesteps
+        model.set_logger(_tb_logger(out / "tb", done, verbose))
         snaps = sorted((p for p in (out / "snapshots").glob("step_*.npz") if _steps_of(p) <= done),
                        key=_steps_of)
         if not snaps and Path(resume).is_dir():

@@ -22,11 +22,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .. import ENV_NAMES
+from ..extras import MissingExtraError, missing_error, missing_line, require_extra
 from ..session import HUMAN, GameSession, MoveError
+from .narrate import notes
 from .text import move_line, result_lines, scores_line, seat_label
 
 QUIT = ("quit", "exit", "q")
-INSTALL_HINT = "muggins-play needs rich: pip install 'muggins-env[play]'"
 
 HELP = """Type the number of a move, or the move itself: its name or words of it
 (cards as 5H, 5♥, TD; tiles as 6-4; e.g. "5H", "go", "announce 12", "muggins 4", "6-4 2").
@@ -79,6 +80,7 @@ class TerminalTable:
         self.con = console
         self.last_human: int | None = None
         self.hot_seat = len(self.humans) > 1
+        self.before: dict | None = self.public_view()  # the public view before the next move
 
     # -- drawing -------------------------------------------------------------------------------
     def out(self, text: str = "", style: str | None = None) -> None:
@@ -87,10 +89,18 @@ class TerminalTable:
     def you(self) -> list[int]:
         return [self.last_human] if self.hot_seat and self.last_human is not None else self.humans
 
+    def public_view(self) -> dict:
+        """The public view the notes are read from (a human seat's: what is public is the same)."""
+        return self.s.env.kernel_state.public_view(self.humans[0])
+
     def draw_move(self, m) -> None:
         seat = self.last_human if self.hot_seat else (self.humans[0] if len(self.humans) == 1 else None)
         line = move_line(self.s.seen(m, seat), self.s.record.score_unit, self.s.seats, self.you())
         self.out(line, style="bold" if m.player in self.humans else None)
+        before, self.before = self.before, self.public_view()
+        if before is not None:  # what the move did, in words (counts settled, pegging, verdicts)
+            for note in notes(self.s.env_id, before, self.before, m):
+                self.out(f"        {note}", style="cyan")
         if m.new_hand:
             self.con.rule(f"a new hand is dealt (hand {len(self.s.record.deals)})")
 
@@ -101,7 +111,8 @@ class TerminalTable:
         v = self.s.view(p)
         title = f"{self.s.env.game.FACTS.long_name} - seed {self.s.seed} - you are player {p}"
         self.con.print(Panel(Text(v.table), title=title, expand=False))
-        self.out(scores_line(v.score_unit, v.scores))
+        if not any(line.startswith("scores: ") for line in v.table.splitlines()):  # one score line
+            self.out(scores_line(v.score_unit, v.scores))
         if v.recent and self.hot_seat:  # the screen was cleared: what happened since this seat's turn
             self.out("last moves:")
             for r in v.recent[-5:]:
@@ -199,9 +210,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        require_extra("play")
         from rich.console import Console
-    except ImportError:
-        print(f"muggins-play: {INSTALL_HINT}", file=sys.stderr)
+    except ImportError as e:  # MissingExtraError, or rich there but broken
+        err = e if isinstance(e, MissingExtraError) else missing_error("play", missing=str(e))
+        print(missing_line("muggins-play", err), file=sys.stderr)
         return 1
     from ..eval.cli import parse_opt
 

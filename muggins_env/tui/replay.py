@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from ..extras import MissingExtraError, missing_error, missing_line, require_extra
 from ..records import GameRecord, RecordError, load, positions
 from ..session import GameSession
 from .text import move_line, result_lines, scores_line
@@ -104,10 +105,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                     time.sleep(args.delay)
             return 0
         try:
+            require_extra("play", "the interactive replay (else --auto)")
             from rich.console import Console
-        except ImportError:
-            print("muggins-replay: the interactive replay needs rich: pip install 'muggins-env[play]' "
-                  "(or use --auto)", file=sys.stderr)
+        except ImportError as e:  # MissingExtraError, or rich there but broken
+            err = e if isinstance(e, MissingExtraError) else missing_error(
+                "play", "the interactive replay (else --auto)", str(e))
+            print(missing_line("muggins-replay", err), file=sys.stderr)
             return 1
         console = Console(highlight=False)
         console.print(HELP, markup=False)

@@ -256,6 +256,8 @@ class CribbageState(State):
         self._views = None  # the end hides the play's go flags: rebuilt on the next observation
         if self.game.lowball:
             self.loser_side = side
+            if self.game.num_sides == 2:  # of two sides the other one won (of three, two sides share it)
+                self.winner_side = 1 - side
         else:
             self.winner_side = side
         self.phase = OVER
@@ -739,9 +741,19 @@ class CribbageState(State):
         lowball = ", lowball (A perder: reaching the target loses; muggins off)" if g.lowball else ""
         lines = [(f"Cribbage, {self.n} players{' (partnerships)' if g.partnerships else ''}{lowball}, "
                   f"deal {self.deals}, dealer {self.dealer}, phase {PHASE_NAMES[self.phase]}")]
-        lines.append("scores: " + "  ".join(f"side {i}: {s}" for i, s in enumerate(self.scores))
-                     + f"   (target {g.target})")
+        if player is None:  # the full table (replays, records' digests): as it always was
+            lines.append("scores: " + "  ".join(f"side {i}: {s}" for i, s in enumerate(self.scores))
+                         + f"   (target {g.target})")
+        else:  # a seat's table: by player without partnerships, as the scoreboard says it
+            lines.append("scores: " + "  ".join(
+                (f"side {i} (players {', '.join(str(p) for p in range(self.n) if g.teams[p] == i)})"
+                 if g.partnerships else f"player {i}") + f": {sc}" for i, sc in enumerate(self.scores))
+                + f"   (target {g.target})")
         lines.append("starter: " + (format_card(self.starter_card) if self.starter_cut else "(not cut)"))
+        if player is not None:
+            whose = "yours" if player == self.dealer else f"player {self.dealer}'s"
+            k = len(self.crib)
+            lines.append(f"crib: {whose} (the dealer's), {k} card{'' if k == 1 else 's'}")
         for s in range(self.n):
             mark = ">" if s == self.current_player() else " "
             if player is None or s == player or not self.hands[s]:
@@ -752,7 +764,9 @@ class CribbageState(State):
             lines.append(f"{mark} player {s}{you}: hand {hand}"
                          f"   played {' '.join(map(format_card, self.played[s])) or '-'}")
         if player is not None and self.laid_away[player]:
-            lines.append(f"your crib discards: {' '.join(map(format_card, self.laid_away[player]))}")
+            laid = ' '.join(map(format_card, self.laid_away[player]))
+            lines.append(f"your crib discards: {laid}" if player == self.dealer
+                         else f"you laid away {laid} to player {self.dealer}'s crib")
         if self.phase == PLAY:
             lines.append(f"count {self.count}: {' '.join(map(format_card, self.series)) or '-'}")
         for rv in self.shown:

@@ -834,7 +834,9 @@ class DominoesState(State):
             lines.append(f"{mark} player {s}{you}: {shown}  ({k} tile{'' if k == 1 else 's'}, drew {self.drawn[s]})")
         if self.phase == RESPOND_PHASE:
             mover, announced, true, _ = self.review
-            lines.append(f"under review: player {mover} announced {announced} (true score {true})")
+            # a seat's table never tells the true score before the responders have decided
+            lines.append(f"under review: player {mover} announced {announced}"
+                         + (f" (true score {true})" if player is None else ""))
         if self.knock is not None:
             knocker, skipped, forced = self.knock
             lines.append(f"knock: player {knocker} knocked, player {skipped} is skipped, "
