@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +42,13 @@ class MoveRecord:
     public: str | None = None  # the name the other players see, when it differs (a card laid face down)
 
     def to_dict(self) -> dict:
-        d = asdict(self)
-        for key, empty in (("new_hand", False), ("public", None)):
-            if d[key] == empty:
-                del d[key]
+        d = {"ply": self.ply, "player": self.player, "action": self.action, "name": self.name, "by": self.by,
+             "forced": self.forced, "rewards": list(self.rewards), "points": list(self.points),
+             "scores": list(self.scores)}  # by hand, not asdict: a server writes one per move
+        if self.new_hand:
+            d["new_hand"] = True
+        if self.public is not None:
+            d["public"] = self.public
         return d
 
     def seen_by(self, seat: int | None) -> str:

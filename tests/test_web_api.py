@@ -373,8 +373,8 @@ def test_no_message_to_a_seat_names_a_card_hidden_from_it(client, monkeypatch, g
     sizes = []
     build = Table.payload
 
-    def spy(self, seat):
-        out = build(self, seat)
+    def spy(self, seat, log_from=0):
+        out = build(self, seat, log_from)
         s = self.session
         deal_start = s.record.deals[-1]["ply"] if s.record.deals else 0
         hidden = _hidden(s, seat)

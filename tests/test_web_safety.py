@@ -214,7 +214,7 @@ class SlowRoster(Roster):
     def resolve(self, name):
         from muggins_env.web.players import Player
 
-        return Player("slow", "random", "slow") if name == "slow" else super().resolve(name)
+        return Player("slow", "search:1", "slow") if name == "slow" else super().resolve(name)
 
     def make(self, name, game, options=None):
         if name != "slow":
@@ -309,8 +309,8 @@ def test_a_seat_is_told_its_turn_only_for_a_real_choice(client, game, monkeypatc
     told = []
     build = Table.payload
 
-    def spy(self, seat):
-        out = build(self, seat)
+    def spy(self, seat, log_from=0):
+        out = build(self, seat, log_from)
         s = self.session
         legal = s.legal_moves() if s.to_act == seat else {}
         if out["your_turn"]:

@@ -2,7 +2,8 @@
 
     POST /api/tables                          create: {"game", "options", "seats", "seed"?, "stand_ins"?}
                                               -> {"table", "links": {seat: link}, "seats"}
-    GET  /api/tables/{id}/seats/{seat}        that seat's state           (header X-Seat-Token)
+    GET  /api/tables/{id}/seats/{seat}        that seat's state           (header X-Seat-Token; ?log_from=N:
+                                              only the move log from entry N, as pushes send it)
     POST /api/tables/{id}/seats/{seat}/move   {"action": index}           (header X-Seat-Token)
     GET  /api/tables/{id}/seats/{seat}/record the game record, once over  (header X-Seat-Token)
     WS   /ws/tables/{id}/seats/{seat}         first message {"token": ...}, then state pushes
@@ -122,12 +123,21 @@ async def create_table(request: Request) -> Response:
     return JSONResponse({"table": table.id, "links": links, "seats": list(table.session.seats)}, status_code=201)
 
 
+def _log_from(request: Request) -> int:
+    """``?log_from=N``: the page holds the first N log entries (send only the rest)."""
+    text = request.query_params.get("log_from", "0")
+    if not text.isdigit() or len(text) > 9:
+        raise TableError(f"log_from={short(text)} must be a count of log entries (an int >= 0)")
+    return int(text)
+
+
 async def seat_state(request: Request) -> Response:
     try:
         table, seat = _authorized(request)
+        log_from = _log_from(request)
     except TableError as e:
         return _error(e)
-    return JSONResponse(table.payload(seat))
+    return JSONResponse(table.payload(seat, log_from))
 
 
 async def seat_move(request: Request) -> Response:
@@ -136,11 +146,12 @@ async def seat_move(request: Request) -> Response:
         body = await _json_body(request)
         if set(body) != {"action"}:
             raise TableError('give the move as {"action": index} (an index from legal_moves), nothing else')
+        log_from = _log_from(request)
         request.app.state.tables.play(table, seat, body["action"])
     except (TableError, InputError) as e:
         return _error(e)
     await table.broadcast()
-    return JSONResponse(table.payload(seat))
+    return JSONResponse(table.payload(seat, log_from))
 
 
 async def seat_record(request: Request) -> Response:
@@ -190,7 +201,7 @@ async def seat_socket(ws: WebSocket) -> None:
         table.check(seat, hello["token"])
         if len(table.sockets[seat]) >= MAX_SOCKETS_PER_SEAT:
             raise TableError(f"seat {seat} already has {MAX_SOCKETS_PER_SEAT} open pages; close one", 429)
-        table.sockets[seat].add(ws)
+        table.sockets[seat][ws] = 0
     except (TableError, InputError) as e:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
             await ws.send_json({"type": "error", "error": str(e)})
@@ -210,7 +221,7 @@ async def seat_socket(ws: WebSocket) -> None:
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass
     finally:
-        table.sockets[seat].discard(ws)
+        table.sockets[seat].pop(ws, None)
         await table.broadcast()
 
 

@@ -29,6 +29,13 @@ class Player:
     doc: str
     games: tuple[str, ...] | None = None  # the games it plays (None: every game)
 
+    @property
+    def inline(self) -> bool:
+        """A player that moves in well under a millisecond (``random``, ``heuristic``, a zoo network):
+        it plays on the server's own thread, where a trip to a thinker thread would cost more than
+        its move (and, under the GIL, slow every request); anything else thinks on a thinker thread."""
+        return self.spec.split(":", 1)[0] in ("random", "heuristic", "zoo")
+
 
 class Roster:
     """The operator's set of players; see the module docstring."""

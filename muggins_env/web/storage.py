@@ -2,11 +2,11 @@
 
 A table is stored as what re-creates it exactly: its game, options and seed, who sits where,
 the hashes of its seat tokens (a stolen database holds no working link) and every move in
-order (a ``MoveRecord`` as JSON, appended as it is played). Replaying the moves rebuilds the
+order (a ``MoveRecord`` as JSON, appended in one transaction per burst of moves). Replaying the moves rebuilds the
 game and its record (``GameSession.restore``), so nothing else needs saving.
 
 ``TableStorage`` is the whole interface the server uses; ``SQLiteStorage`` is the default
-(one file, write-ahead log, every move committed as it is played). Another database, e.g.
+(one file, write-ahead log). Another database, e.g.
 PostgreSQL for several server processes behind one proxy, is another class with these
 methods; no game code changes.
 """
@@ -45,7 +45,7 @@ class TableStorage(Protocol):
     """What the server needs of a database."""
 
     def add_table(self, table: StoredTable) -> None: ...
-    def add_move(self, table_id: str, ply: int, move: dict) -> None: ...
+    def add_moves(self, table_id: str, moves: list[tuple[int, dict]]) -> None: ...
     def update(self, table_id: str, *, finished: bool | None = None, error: str | None = None,
                taken_over: dict[int, int] | None = None) -> None: ...
     def get(self, table_id: str) -> StoredTable | None: ...
@@ -115,10 +115,10 @@ class SQLiteStorage:
                  json.dumps(t.token_hashes), t.created, t.updated, int(t.finished), t.error,
                  json.dumps(t.taken_over)))
 
-    def add_move(self, table_id: str, ply: int, move: dict) -> None:
+    def add_moves(self, table_id: str, moves: list[tuple[int, dict]]) -> None:
         with self._lock, self._db:
-            self._db.execute("INSERT INTO moves (table_id, ply, move) VALUES (?, ?, ?)",
-                             (table_id, ply, json.dumps(move, ensure_ascii=False)))
+            self._db.executemany("INSERT INTO moves (table_id, ply, move) VALUES (?, ?, ?)",
+                                 [(table_id, ply, json.dumps(m, ensure_ascii=False)) for ply, m in moves])
             self._db.execute("UPDATE tables SET updated = ? WHERE id = ?", (time.time(), table_id))
 
     def update(self, table_id: str, *, finished: bool | None = None, error: str | None = None,

@@ -6,10 +6,11 @@ as that player's observation), the move log as that seat saw it (``GameSession.s
 public facts (seat names, scores, returns). The game record names every hidden card (the deals,
 face-down cards), so it is handed out only once the game is over.
 
-Games last: every move is written to the storage (``storage.py``) as it is played, so a restart
-replays each unfinished game to where it was (``GameSession.restore``); only token hashes are
-stored. Agents think on the ``Thinkers`` threads, one table's agents in one task of their own,
-each move within a time budget. Memory is bounded by ``max_tables`` live tables: to make room,
+Games last: every move is written to the storage (``storage.py``), so a restart replays each
+unfinished game to where it was (``GameSession.restore``); only token hashes are stored. One
+table's agents play in one task of its own: the package's quick players (``Player.inline``) on
+the server's thread, search and the operator's players on the ``Thinkers`` threads within a time
+budget per move. Memory is bounded by ``max_tables`` live tables: to make room,
 a finished table or one nobody is connected to and nobody has moved at for ``idle_minutes`` is
 put back into storage (its links keep working: it is replayed on the next request); a table
 with a person connected or a recent move never is, and a full server refuses new tables.
@@ -42,6 +43,7 @@ log = logging.getLogger("muggins_env.web")
 MAX_SEATS = 16
 MAX_OPTIONS = 32
 MAX_TEXT = 40  # characters of a game id, option name or value, or player name
+PUSH_EVERY = 0.02  # seconds between two pushes of one table
 
 
 class TableError(ValueError):
@@ -105,13 +107,15 @@ class Table:
         self.token_hashes = dict(stored.token_hashes)
         self.stand_ins = dict(stored.stand_ins)
         self.taken_over = dict(stored.taken_over)
-        self.sockets: dict[int, set[Any]] = {p: set() for p in self.token_hashes}
+        self.sockets: dict[int, dict[Any, int]] = {p: {} for p in self.token_hashes}  # page -> log entries sent
         self.error: str | None = stored.error  # an agent that failed: the table stops and says so
         self.notices: list[str] = [f"player {p}'s seat is played by {session.seats[p]} (the person was away)"
                                    for p in sorted(self.taken_over)]
         self.touched = time.monotonic()  # the last move, or when the table was made or restored
         self.task: asyncio.Task | None = None  # its agents' task, while one runs
+        self.pending: list[tuple[int, dict]] = []  # moves played and not yet written
         self._seen: dict[int, list[dict]] = {p: [] for p in range(session.num_players)}
+        self._pushing = self._dirty = False
 
     # -- access ----------------------------------------------------------------------------------
     def check(self, seat: int, token: Any) -> None:
@@ -135,10 +139,13 @@ class Table:
             seen.append(dict(self.session.seen(m, seat), new_hand=m.new_hand))
         return seen
 
-    def payload(self, seat: int) -> dict:
+    def payload(self, seat: int, log_from: int = 0) -> dict:
+        """What ``seat`` may see; its move log from entry ``log_from`` on (``log_start``), so that a
+        page that holds the earlier entries is sent only the new ones."""
         s = self.session
         v = s.view(seat, recent=0)
         log_seen = self._log(seat)
+        log_from = min(max(0, int(log_from)), len(log_seen))
         over = s.is_over
         # a seat is told it is its turn only for a real choice: a forced move the server plays itself
         your_turn = v.your_turn and s.waiting_for_human and not self.error
@@ -151,20 +158,41 @@ class Table:
             "ply": len(s.record.moves), "phase": v.phase, "to_act": v.to_act, "your_turn": your_turn,
             "legal_moves": [[a, name] for a, name in sorted(v.legal_moves.items())] if your_turn else [],
             "view": v.view, "text": v.table, "scores": v.scores, "score_unit": v.score_unit,
-            "log": list(log_seen), "hands": hand_summaries(log_seen, over), "over": over,
+            "log": log_seen[log_from:], "log_start": log_from, "hands": hand_summaries(log_seen, over), "over": over,
             "result": ({"returns": s.returns(), "scores": v.scores, "truncated": s.record.truncated}
                        if over else None),
             "error": self.error, "notices": list(self.notices),
         }
 
     async def broadcast(self) -> None:
-        msgs = {p: self.payload(p) for p, socks in self.sockets.items() if socks}
-        for p, msg in msgs.items():
-            for ws in list(self.sockets[p]):
+        """Push every connected page its seat's state (the log entries it lacks). Pushes asked for
+        while one is under way merge into one more, at most every ``PUSH_EVERY`` s: agents that
+        play fast send a page their latest position, not every step to it."""
+        if self._pushing:
+            self._dirty = True
+            return
+        self._pushing = True
+        try:
+            while True:
+                self._dirty = False
+                await self._push()
+                if not self._dirty:
+                    break
+                await asyncio.sleep(PUSH_EVERY)
+        finally:
+            self._pushing = False
+
+    async def _push(self) -> None:
+        for p, socks in self.sockets.items():
+            for ws, sent in list(socks.items()):
+                msg = self.payload(p, log_from=sent)
                 try:
                     await ws.send_json({"type": "state", "state": msg})
                 except (WebSocketDisconnect, RuntimeError, OSError):  # a closed page: it rejoins by its link
-                    self.sockets[p].discard(ws)
+                    socks.pop(ws, None)
+                    continue
+                if ws in socks:
+                    socks[ws] = msg["log_start"] + len(msg["log"])
 
 
 def hand_summaries(log_seen: Sequence[Mapping], over: bool) -> list[dict]:
@@ -229,6 +257,8 @@ class TableStore:
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        for table in self.tables.values():
+            self._flush(table)
         self.thinkers.close()
         self.storage.close()
 
@@ -336,6 +366,7 @@ class TableStore:
             raise TableError(f"this server is full: {len(self.tables)} games are being played; "
                              "try again in a few minutes", 503, 60)
         oldest = min(idle, key=lambda t: t.touched)
+        self._flush(oldest)
         del self.tables[oldest.id]  # still in storage: its links replay it on their next request
 
     def get(self, table_id: Any) -> Table:
@@ -368,9 +399,16 @@ class TableStore:
     # -- moves -----------------------------------------------------------------------------------
     def _moved(self, table: Table, move: MoveRecord) -> None:
         table.touched = time.monotonic()
-        self.storage.add_move(table.id, move.ply, move.to_dict())
-        if table.session.is_over:
-            self.storage.update(table.id, finished=True)
+        table.pending.append((move.ply, move.to_dict()))
+
+    def _flush(self, table: Table) -> None:
+        """Write the table's moves played since the last flush (one transaction): after a
+        person's move, before an agent thinks or the table waits, and when the server stops."""
+        if table.pending:
+            moves, table.pending = table.pending, []
+            self.storage.add_moves(table.id, moves)
+            if table.session.is_over:
+                self.storage.update(table.id, finished=True)
 
     def play(self, table: Table, seat: int, action: Any) -> None:
         if isinstance(action, bool) or not isinstance(action, int):
@@ -387,6 +425,7 @@ class TableStore:
         except MoveError as e:
             raise TableError(str(e), 409) from None
         self._moved(table, move)
+        self._flush(table)
         self.kick(table)
 
     def kick(self, table: Table) -> None:
@@ -406,8 +445,11 @@ class TableStore:
                 try:
                     if forced:
                         move = s.step_once()
+                    elif self.roster.resolve(s.seats[turn[0]]).inline:
+                        move = s.play_agent(turn[0], turn[1]())
                     else:
                         seat, think = turn
+                        self._flush(table)
                         try:
                             action = await asyncio.wait_for(self.thinkers.run(think), self.move_seconds)
                         except asyncio.TimeoutError:
@@ -423,7 +465,11 @@ class TableStore:
                 self._moved(table, move)
                 await table.broadcast()
                 if self.delay:  # people follow the agents' choices; forced moves go quicker
+                    self._flush(table)
                     await asyncio.sleep(self.delay / 4 if forced else self.delay)
+                else:
+                    await asyncio.sleep(0)
         finally:
             table.task = None
+            self._flush(table)
         await table.broadcast()

@@ -32,7 +32,7 @@ async function play(action) {
   if (sending || !online) return;
   sending = true;
   showError("");
-  try { render(await api("/move", {method: "POST", body: JSON.stringify({action})})); }
+  try { render(await api(`/move?log_from=${state ? state.log.length : 0}`, {method: "POST", body: JSON.stringify({action})})); }
   catch (e) { showError(e.message); }
   finally { sending = false; }
 }
@@ -177,8 +177,16 @@ function drawOver() {
   $("over").hidden = overDismissed;
 }
 
+async function refresh() {
+  try { render(await api("")); } catch (e) { showError(e.message); }
+}
+
 function render(st) {
   if (!st || (state && st.ply < state.ply)) return;  // an older push arriving late
+  if (st.log_start) {  // only the log entries this page lacks
+    if (!state || st.log_start > state.log.length) { refresh(); return; }
+    st.log = state.log.slice(0, st.log_start).concat(st.log);
+  }
   state = st;
   if (!state.your_turn) selected = null;
   document.title = `${GAME_NAMES[st.game] || st.game} · seat ${st.seat}`;
