@@ -327,3 +327,25 @@ def test_a_seat_is_told_its_turn_only_for_a_real_choice(client, game, monkeypatc
     created = _create(client, game, ["human", "human"] + ["heuristic"] * (n - 2), SMALL[game], seed=5)
     _play_out(client, created, np.random.default_rng(2))
     assert told
+
+
+# -- games last ---------------------------------------------------------------------------------------
+def test_a_finished_games_record_outlives_a_restart_until_it_expires(tmp_path):
+    from .test_web_api import _play_out
+
+    db = tmp_path / "tables.sqlite3"
+    with SettledClient(create_app(delay=0, db=db)) as c:
+        created = _create(c, "muggins_dominoes_v0", ["human", "heuristic"], {"episode": "hand"}, seed=9)
+        final = _play_out(c, created, np.random.default_rng(3))
+        h = {"x-seat-token": _token(created["links"]["0"])}
+        before = c.get(_seat_url(created, 0, "/record"), headers=h).json()
+    assert final["over"]
+    with SettledClient(create_app(delay=0, db=db)) as c:  # a new server on the same database
+        assert not c.app.state.tables.tables  # a finished game is not replayed at start, only when asked
+        r = c.get(_seat_url(created, 0, "/record"), headers=h)
+        assert r.status_code == 200 and r.json()["moves"] == before["moves"]
+        assert c.get(_seat_url(created, 0), headers={"x-seat-token": "wrong"}).status_code == 403
+    time.sleep(0.2)
+    with SettledClient(create_app(delay=0, db=db, keep_days=0.1 / 86400)) as c:  # kept 0.1 s
+        r = c.get(_seat_url(created, 0, "/record"), headers=h)
+        assert r.status_code == 404 and "kept" in r.json()["error"]
