@@ -156,7 +156,7 @@ async def player(k: int, port: int, stats: Stats, stop_at: float, hard_stop: flo
                         stats.moves += 1
     except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError) as e:
         stats.lost.append(f"player {k}: {type(e).__name__}: {e}")
-    except Exception as e:  # websockets' ConnectionClosed and the like: a dropped game
+    except Exception as e:  # noqa: BLE001 - websockets' ConnectionClosed and the like: a dropped game
         stats.lost.append(f"player {k}: {type(e).__name__}: {e}")
     finally:
         await http.close()

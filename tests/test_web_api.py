@@ -271,7 +271,7 @@ def test_a_full_server_refuses_new_tables_rather_than_drop_a_live_game():
 
 def test_tables_idle_past_the_limit_leave_memory_and_come_back_by_their_link():
     with SettledClient(create_app(max_tables=2, delay=0, idle_minutes=0)) as c:
-        first, second, third = (_create(c) for _ in range(3))
+        first, _second, _third = (_create(c) for _ in range(3))
         assert len(c.app.state.tables.tables) == 2 and first["table"] not in c.app.state.tables.tables
         h = {"x-seat-token": _token(first["links"]["0"])}
         st = c.get(_seat_url(first, 0), headers=h)  # replayed from the database

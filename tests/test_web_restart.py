@@ -135,7 +135,7 @@ def test_sigterm_stops_a_busy_server_within_seconds_and_a_restart_resumes_every_
             games[game] = (created["table"], token)
             before[game] = _play(server, created["table"], token, np.random.default_rng(i), moves=3)
             assert before[game]["ply"] > 3 and not before[game]["over"]
-        code, busy = server.call("POST", "/api/tables", {"game": "cribbage_v0", "seats": ["slow", "human"], "seed": 1})
+        code, _busy = server.call("POST", "/api/tables", {"game": "cribbage_v0", "seats": ["slow", "human"], "seed": 1})
         assert code == 201
         time.sleep(1.0)  # the search is thinking on its thread now
     finally:

@@ -38,7 +38,7 @@ def _post(client, body, **headers):
 # -- no code or path from the web --------------------------------------------------------------------
 def test_a_model_path_is_never_loaded_and_its_existence_never_told(client, monkeypatch, tmp_path):
     calls = []
-    import muggins_env.agents as agents
+    from muggins_env import agents
 
     real = agents.make_agent
     monkeypatch.setattr(agents, "make_agent", lambda spec, *a, **k: calls.append(spec) or real(spec, *a, **k))

@@ -457,7 +457,7 @@ class TableStore:
                             table.notices.append(f"player {seat} ({s.seats[seat]}) took longer than "
                                                  f"{self.move_seconds:g} s: the heuristic's move was played")
                         move = s.play_agent(seat, action)
-                except Exception as e:  # an agent failed: say so at the table instead of hanging
+                except Exception as e:  # noqa: BLE001 - an agent failed: say so at the table instead of hanging
                     log.warning("table %s: agent failed: %s: %s", table.id, type(e).__name__, e)
                     table.error = f"{type(e).__name__}: {e}"
                     self.storage.update(table.id, error=table.error)
