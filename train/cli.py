@@ -119,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
         print("muggins-train: --address, --num-env-runners, --envs-per-runner and --num-learners need "
               "--backend rllib", file=sys.stderr)
         return 2
+    if cfg["expert_iteration"]["rounds"]:
+        return _train_exit(cfg, out, args)
     if cfg["backend"] == "rllib":
         try:
             require_extra("rllib", "--backend rllib")
@@ -141,6 +143,47 @@ def main(argv: list[str] | None = None) -> int:
                  overwrite=args.overwrite)
     print(f"model: {out}/model.zip (agent spec ppo:{out}); card: {out}/model_card.json; "
           f"{card['timesteps']} steps in {card['train_seconds']} s")
+    return 0
+
+
+def _train_exit(cfg: dict, out: str, args: argparse.Namespace) -> int:
+    """Expert iteration (``expert_iteration.rounds`` > 0): its rounds into ``out``; ``--resume out``
+    keeps the finished rounds and goes on."""
+    import shutil
+
+    from .config import dump
+    from .expert_iteration import EXIT_FILE, run
+
+    outp = Path(out)
+    resuming = args.resume is not None
+    if resuming and Path(args.resume).resolve() != outp.resolve():
+        print(f"muggins-train: an expert iteration run resumes in its own folder: --resume {args.resume} "
+              f"and --out {out} differ", file=sys.stderr)
+        return 2
+    if resuming and not (outp / EXIT_FILE).exists() and not (outp / "round_0").exists():
+        print(f"muggins-train: --resume {out}: no expert iteration run there (no {EXIT_FILE})", file=sys.stderr)
+        return 2
+    if not resuming and outp.is_dir() and any(outp.iterdir()):
+        if not args.overwrite:
+            print(f"muggins-train: --out {out} is not empty: give --overwrite to clear the old run there first, "
+                  f"--resume {out} to continue an expert iteration run, or another --out", file=sys.stderr)
+            return 2
+        for p in outp.iterdir():
+            if p.name.startswith("round_") and p.is_dir():
+                shutil.rmtree(p)
+            elif p.name in (EXIT_FILE, "config.yaml"):
+                p.unlink()
+    if args.seed is not None:
+        cfg = {**cfg, "seed": args.seed}
+    outp.mkdir(parents=True, exist_ok=True)
+    (outp / "config.yaml").write_text(dump(cfg))
+    ex = cfg["expert_iteration"]
+    print(f"expert iteration on {cfg['game']}: {ex['rounds']} rounds of search:{ex['search']} labels "
+          f"({ex['decisions']} a round, guide {ex['guide']}) into {out}", flush=True)
+    rows = run(cfg, outp, resume=resuming)
+    last = rows[-1]
+    print(f"learning curve: {outp / EXIT_FILE}; the last round's network: {last['model']} "
+          f"(vs heuristic {last['vs_heuristic']['win_rate']:.3f})")
     return 0
 
 

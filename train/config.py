@@ -56,6 +56,15 @@ DEFAULTS: dict[str, Any] = {
         "contested_only": False,  # keep only the main teacher's decisions between two or more candidates
         "save_labels": False,  # write the main teacher's decisions to <out>/labels.npz (reusable)
         "labels_from": [],  # saved label files (or run folders holding labels.npz) fitted with the new ones
+        "same_teacher": True,  # labels_from must be the same teacher's (False: any teacher's, as expert iteration)
+    },
+    "expert_iteration": {  # rounds of search labels with the network guiding the search (train/expert_iteration.py)
+        "rounds": 0,  # 0: a plain run
+        "search": 100,  # N of the search:N teacher
+        "guide": "rollout",  # how the previous round's model guides the search: rollout, prior, both, none
+        "decisions": 4000,  # new labelled decisions per round
+        "eval_deals": 200,  # duplicate deals of each round's evaluation (vs heuristic and vs its teacher)
+        "eval_seed": 31000,  # the evaluation's seed: the same deals every round, fixed before the run
     },
     "self_play": {
         "snapshot_every": 20000,  # learner steps between snapshots
@@ -231,6 +240,15 @@ SCHEMA: dict[str, Any] = {
         "contested_only": _bool,
         "save_labels": _bool,
         "labels_from": _path_list,
+        "same_teacher": _bool,
+    },
+    "expert_iteration": {
+        "rounds": _num(0, 100, integer=True),
+        "search": _num(1, 100000, integer=True),
+        "guide": _choice("rollout", "prior", "both", "none"),
+        "decisions": _num(1, integer=True),
+        "eval_deals": _num(1, integer=True),
+        "eval_seed": _num(0, integer=True),
     },
     "self_play": {
         "snapshot_every": _num(1, integer=True),
@@ -255,7 +273,7 @@ SCHEMA: dict[str, Any] = {
         "action_hidden": _num(0, 4096, integer=True),
     },
     "budget": {
-        "total_timesteps": _num(1, integer=True),
+        "total_timesteps": _num(0, integer=True),
         "n_envs": _num(1, 1024, integer=True),
         "vec_env": _choice("batched", "dummy", "subproc"),
     },
@@ -342,6 +360,9 @@ def validate(cfg: dict) -> dict:
     if pre["first_teacher"] != "none" and (pre["teacher"] == "none" or pre["first_decisions"] < 1):
         raise ConfigError(f"config pretrain.first_teacher={pre['first_teacher']!r} needs pretrain.teacher "
                           f"(is {pre['teacher']!r}) and pretrain.first_decisions >= 1 (is {pre['first_decisions']})")
+    if cfg["expert_iteration"]["rounds"] and cfg["backend"] == "rllib":
+        raise ConfigError("config expert_iteration.rounds > 0 is not allowed with backend='rllib'; expected "
+                          "backend 'sb3' (the rounds fit the action scorer by imitation)")
     from muggins_env import game_class
 
     gcls = game_class(cfg["game"])

@@ -181,6 +181,8 @@ def load_labels(path: str | Path, cfg: dict) -> dict[str, np.ndarray]:
         meta = json.loads(str(z["meta"]))
         data = {k: z[k] for k in LABEL_KEYS + ((VALUES_KEY,) if VALUES_KEY in z.files else ())}
     want = label_meta(cfg)
+    if not cfg["pretrain"].get("same_teacher", True):  # expert iteration: each round's search is another
+        want.pop("teacher")
     for key, value in want.items():
         if meta.get(key) != value:
             raise ValueError(f"pretrain.labels_from: {str(p)!r} has {key}={meta.get(key)!r}, this run has "
@@ -212,7 +214,8 @@ def imitate(model: Any, cfg: dict, seed: int, log=print, out: str | Path | None 
     cached = [load_labels(p, cfg) for p in pc["labels_from"]]  # first: a bad file stops the run at once
     reused = sum(len(c["actions"]) for c in cached)
     if cached:
-        log(f"reusing {reused} saved decisions of {pc['teacher']!r} from {len(cached)} label file(s)")
+        whose = repr(pc["teacher"]) if pc.get("same_teacher", True) else "earlier teachers"
+        log(f"reusing {reused} saved decisions of {whose} from {len(cached)} label file(s)")
     first = None
     if pc["first_teacher"] != "none":
         first_cfg = {**cfg, "pretrain": {**pc, "teacher": pc["first_teacher"], "contested_only": False}}
