@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 .PHONY: install demo play test bench lint clean
 
 # The venv's own pip is kept: pip 25+ shows setuptools' "Editable installation" notice, which the
-# meta-path finder of the agents/ train/ eval/ configs/ -> muggins_env.* mapping always emits.
+# meta-path finder of the agents/ play/ train/ eval/ configs/ -> muggins_env.* mapping always emits.
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet torch==2.13.0
@@ -25,7 +25,7 @@ demo: $(STAMP)
 # one game of every env between heuristic agents, replayed move by move from its game record (no training);
 # make play GAME=cribbage_v0 shows one env, DELAY=0.3 paces the lines
 play: $(STAMP)
-	$(PY) -m muggins_env.demo$(if $(filter command line environment,$(origin GAME)), --game $(GAME))$(if $(DELAY), --delay $(DELAY))
+	$(PY) -m muggins_env.play.demo$(if $(filter command line environment,$(origin GAME)), --game $(GAME))$(if $(DELAY), --delay $(DELAY))
 
 test: $(STAMP)
 	$(PY) -m pytest -q -n 2
@@ -35,7 +35,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_envs.py --seconds 1 --repeats 3 --reference --scorer --json bench.json
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check muggins_env agents train eval tests benchmarks
+	$(VENV)/bin/ruff check muggins_env agents play train eval tests benchmarks
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

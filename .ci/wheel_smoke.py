@@ -6,8 +6,9 @@ installed package, never the checkout, so run it from outside the repository:
 
 Checks: the package imports from site-packages; every env plays a whole game raw and wrapped,
 through PettingZoo's and Gymnasium's registries, and with the heuristic agent; the package data
-(training presets) is there; every console command of the distribution either works with the
-base install or stops with one line naming the extra to install (exit 1, no traceback).
+(training presets, the zoo models, the web pages) is there; every console command of the
+distribution either works with the base install or stops with one line naming the extra to
+install (exit 1, no traceback).
 A new console command needs an entry in COMMANDS (the check fails until it has one).
 """
 
@@ -32,8 +33,9 @@ COMMANDS = {
     "muggins-serve": (["--port", "0"], "web"),  # RECORD: a game record this script saves first
 }
 #: ``python -m`` forms of the commands
-MODULES = {"muggins_env.demo": "muggins-demo", "muggins_env.eval": "muggins-eval",
-           "muggins_env.train": "muggins-train"}
+MODULES = {"muggins_env.play.demo": "muggins-demo", "muggins_env.eval": "muggins-eval",
+           "muggins_env.train": "muggins-train",
+           "muggins_env.demo": "muggins-demo"}  # the old path (deprecated alias of muggins_env.play.demo)
 DIST = "muggins-env"
 
 
@@ -104,7 +106,18 @@ def check_package_data() -> None:
     for name in muggins_env.ENV_NAMES:
         for preset in ("quick", "full"):
             check(configs.joinpath(name, f"{preset}.yaml").is_file(), f"preset {name}/{preset}.yaml not in the wheel")
-    print("package data: every training preset is in the wheel")
+    from muggins_env.agents.zoo import list_models, load_zoo_agent, model_card
+
+    models = list_models()
+    check(len(models) >= len(muggins_env.ENV_NAMES), f"zoo models in the wheel: {models}")
+    for name in models:
+        card = model_card(name)
+        load_zoo_agent(name, name.split("/")[0], card["game_options"])
+    static = importlib.resources.files("muggins_env.play.web").joinpath("static")
+    for page in ("index.html", "table.html", "table.js", "create.js", "style.css", "favicon.svg"):
+        check(static.joinpath(page).is_file(), f"web page {page} not in the wheel")
+    print(f"package data: every training preset, the zoo ({len(models)} models, each loads) and the web "
+          "pages are in the wheel")
 
 
 def run(argv: list[str]) -> subprocess.CompletedProcess:
@@ -115,7 +128,7 @@ def save_record() -> str:
     """A finished game between heuristics, saved as a game record for muggins-replay."""
     import tempfile
 
-    from muggins_env.session import GameSession
+    from muggins_env.play.session import GameSession
 
     session = GameSession("michigan_v0", ["heuristic"] * 4, seed=3)
     for _ in session.advance():

@@ -21,47 +21,8 @@ import numpy as np
 
 from .base import player_view
 from .features import make_features
-
-ACTIVATIONS = {
-    "tanh": np.tanh,
-    "relu": lambda x: np.maximum(x, 0.0),
-    "identity": lambda x: x,
-}
-_TORCH_ACTIVATIONS = {"Tanh": "tanh", "ReLU": "relu", "Identity": "identity"}
-
-
-class MaskedPolicy:
-    """Masked softmax over ``logits(obs)`` (subclasses may score only the legal actions)."""
-
-    def logits(self, obs: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
-
-    def legal_logits(self, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
-        return self.logits(obs)[legal]
-
-    def to_arrays(self) -> dict[str, np.ndarray]:
-        raise NotImplementedError
-
-    def save(self, path: str | os.PathLike) -> None:
-        np.savez(path, **self.to_arrays())
-
-    def probabilities(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        z = np.where(np.asarray(mask, bool), self.logits(obs).astype(np.float64), -np.inf)
-        z = np.exp(z - z.max(axis=-1, keepdims=True))
-        return z / z.sum(axis=-1, keepdims=True)
-
-    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator | None = None,
-            deterministic: bool = True) -> int:
-        legal = np.flatnonzero(mask)
-        if len(legal) == 1:
-            return int(legal[0])
-        z = self.legal_logits(obs, legal)
-        if deterministic or rng is None:
-            return int(legal[int(np.argmax(z))])
-        p = np.exp(z - z.max())
-        p /= p.sum()
-        i = int(np.searchsorted(np.cumsum(p), rng.random()))
-        return int(legal[min(i, len(legal) - 1)])
+from .policy import _TORCH_ACTIVATIONS, ACTIVATIONS, MaskedPolicy
+from .scorer import KIND, ScorerPolicy
 
 
 class NumpyPolicy(MaskedPolicy):
@@ -128,8 +89,6 @@ class NumpyPolicy(MaskedPolicy):
 def policy_from_arrays(arrays: dict[str, np.ndarray]) -> Any:
     """A numpy policy from its saved arrays: the per-action scorer or the MLP, by ``kind``."""
     if "kind" in arrays:
-        from .scorer import KIND, ScorerPolicy
-
         if str(arrays["kind"]) != KIND:
             raise ValueError(f"unknown policy kind {str(arrays['kind'])!r}; known: mlp (no kind), {KIND}")
         return ScorerPolicy.from_arrays(arrays)
@@ -145,8 +104,6 @@ def load_npz(path: str | os.PathLike) -> Any:
 def policy_from_sb3(policy: Any) -> Any:
     """The numpy actor of an SB3 policy: the per-action scorer's or the MLP's."""
     if hasattr(policy.mlp_extractor, "coef"):  # train.scorer_policy.ActionScorerNet
-        from .scorer import ScorerPolicy
-
         return ScorerPolicy.from_sb3(policy)
     return NumpyPolicy.from_sb3(policy)
 

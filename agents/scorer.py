@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .features import ActionFeatures
-from .ppo import _TORCH_ACTIVATIONS, ACTIVATIONS, MaskedPolicy
+from .policy import _TORCH_ACTIVATIONS, ACTIVATIONS, MaskedPolicy
 
 KIND = "action_scorer"
 

@@ -226,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     port = _free_port()
     with tempfile.TemporaryDirectory() as tmp:
         server = subprocess.Popen(
-            [sys.executable, "-m", "muggins_env.web.cli", "--port", str(port), "--delay", str(args.delay),
+            [sys.executable, "-m", "muggins_env.play.web.cli", "--port", str(port), "--delay", str(args.delay),
              "--db", os.path.join(tmp, "load.sqlite3"), "--create-rate", "0", "--max-tables",
              str(max(200, 2 * args.players))], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         try:

@@ -23,32 +23,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from muggins_env.extras import MissingExtraError, missing_line, require_extra
+from muggins_env.kernel.options import parse_opt, parse_value  # noqa: F401  (parse_value: this module's API)
 
 from .report import print_table, save_results, summarise
 from .tournament import LINEUPS, run_tournament
-
-
-def parse_value(raw: str) -> object:
-    """An option value from the command line: int, float, true/false, none, else the string
-    (so ``muggins=off`` stays the string "off", unlike YAML 1.1)."""
-    for conv in (int, float):
-        try:
-            return conv(raw)
-        except ValueError:
-            pass
-    low = raw.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    if low in ("none", "null"):
-        return None
-    return raw
-
-
-def parse_opt(text: str) -> tuple[str, object]:
-    if "=" not in text:
-        raise ValueError(f"--opt {text!r}: write key=value, e.g. --opt num_players=2")
-    key, _, raw = text.partition("=")
-    return key.strip(), parse_value(raw.strip())
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -79,8 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def list_agents() -> int:
     from muggins_env.agents import AGENT_KINDS
-
-    from muggins_env.zoo import list_models, model_card
+    from muggins_env.agents.zoo import list_models, model_card
 
     print("agent kinds: " + ", ".join(AGENT_KINDS))
     print("zoo models (spec zoo:<name>):")
@@ -93,7 +70,7 @@ def list_agents() -> int:
 def game_of_zoo_agents(agents: Sequence[str]) -> tuple[str | None, dict | None]:
     """The game (and the options on the model card) of the ``zoo:`` agents among ``agents``:
     (None, None) without one; a ValueError when they play different games or options."""
-    from muggins_env.zoo import model_card
+    from muggins_env.agents.zoo import model_card
 
     found: dict[str, tuple[str, dict]] = {}
     for spec in agents:

@@ -19,7 +19,7 @@ from .tournament import TournamentResult
 def save_games(result: TournamentResult, count: int, out: str | Path, skip_forced: bool = True) -> list[Path]:
     """Save the first ``count`` games of ``result`` (in deal, then seating order) as game
     records ``<out>/games/deal<d>-seating<s>.json``; return their paths."""
-    from muggins_env.session import GameSession
+    from muggins_env.play.session import GameSession
 
     if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 0:
         raise ValueError(f"--save-games {count!r} must be an int >= 0")

@@ -6,7 +6,7 @@ readable name, so ``replay(record)`` steps a fresh env through the same game and
 it reaches the same rewards and returns. The format (``FORMAT``, ``VERSION``) is documented
 in the README ("Game records"); ``load`` refuses anything else with a clear error.
 
-Records are written by ``GameSession`` (``muggins_env/session.py``: ``muggins-play``,
+Records are written by ``GameSession`` (``play/session.py``: ``muggins-play``,
 ``muggins-eval --save-games``) and read by ``muggins-replay`` and ``make play``.
 """
 

@@ -1,7 +1,7 @@
 """Show one game of each env move by move: who acts, the move in words, the points it scored
 and the new scores, with the table at the start, at each new hand and at the end.
 
-``python -m muggins_env.demo [--game ID] [--seed N] [--agents SPEC ...] [--delay S] [--pause]``
+``python -m muggins_env.play.demo [--game ID] [--seed N] [--agents SPEC ...] [--delay S] [--pause]``
 (``make play``, ``make play GAME=cribbage_v0 DELAY=0.3``): ``--delay`` paces the lines,
 ``--pause`` waits for Enter after each game. The game is played by agents through a game
 session, and what is printed is the replay of its game record (``muggins_env.records``), so it
@@ -14,8 +14,9 @@ import argparse
 import sys
 import time
 
-from . import ENV_NAMES, make
-from .records import replay
+from muggins_env import ENV_NAMES, make
+from muggins_env.records import replay
+
 from .session import GameSession
 from .tui.replay import game_lines
 

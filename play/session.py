@@ -8,7 +8,7 @@ checking it (``play``: out of turn, illegal or unreadable moves raise ``MoveErro
 what is allowed), lets the agents (and forced moves) play one at a time (``advance``), and
 appends every action to its game record (``record``, ``muggins_env/records.py``).
 
-The terminal UI (``muggins_env/tui``) and the web app are thin faces of this object: no
+The terminal UI (``play/tui``) and the web app are thin faces of this object: no
 rules and nothing specific to one game is needed above it. Everything it knows comes from
 the env (readable move names, views, the kernel state's public protocol: ``render(player)``,
 ``scoreboard()``, ``deal()``) and from the agents.
@@ -29,10 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from . import ENV_NAMES, make
-from .kernel.cards import format_card, parse_card
-from .kernel.tiles import format_tile, parse_tile
-from .records import GameRecord, MoveRecord
+from muggins_env import ENV_NAMES, make
+from muggins_env import agents as muggins_agents
+from muggins_env.kernel.cards import format_card, parse_card
+from muggins_env.kernel.tiles import format_tile, parse_tile
+from muggins_env.records import GameRecord, MoveRecord
 
 HUMAN = "human"
 #: adapter options a session sets itself
@@ -148,8 +149,6 @@ class GameSession:
         if len(seats) != n:
             raise ValueError(f"{len(seats)} seat(s) given for {n} players: give one per seat "
                              f"('human' or an agent spec)")
-        from .agents import make_agent  # agents sit above the env; imported when a session starts
-
         self.seats: list[str] = []
         self.agents: list[Any] = []
         for s, seat in enumerate(seats):
@@ -158,7 +157,7 @@ class GameSession:
                 self.agents.append(None)
             elif isinstance(seat, str):
                 self.seats.append(seat)
-                self.agents.append(make_agent(seat, env_id, options))
+                self.agents.append(muggins_agents.make_agent(seat, env_id, options))
             else:  # an agent object
                 self.seats.append(getattr(seat, "name", type(seat).__name__))
                 self.agents.append(seat)
@@ -248,11 +247,9 @@ class GameSession:
         ``(action, readable name, why in a sentence)``."""
         if self.to_act != player:
             raise MoveError(f"no hint: it is not player {player}'s turn")
-        from .agents import make_heuristic
-
         h = getattr(self, "_hint_agent", None)
         if h is None:
-            h = self._hint_agent = make_heuristic(self.env_id, self.options)
+            h = self._hint_agent = muggins_agents.make_heuristic(self.env_id, self.options)
         state = self.env.kernel_state
         mask = state.legal_actions_mask()
         view = state.public_view(player)

@@ -29,7 +29,7 @@ def spawn(*args: str, timeout: float = 30) -> pexpect.spawn:
 
 def play(env_id: str, save, *extra: str) -> pexpect.spawn:
     opts = [a for o in SMALL[env_id] for a in ("--opt", o)]
-    return spawn("muggins_env.tui.play", "--game", env_id, *opts, "--seed", "7", "--delay", "0",
+    return spawn("muggins_env.play.tui.play", "--game", env_id, *opts, "--seed", "7", "--delay", "0",
                  "--save", str(save), *extra)
 
 
@@ -143,24 +143,24 @@ def test_hot_seat_hides_the_previous_hand(tmp_path):
 
 
 def test_bad_arguments_are_clear_errors(tmp_path):
-    child = spawn("muggins_env.tui.play", "--game", "cribbage_v0", "--seat", "5")
+    child = spawn("muggins_env.play.tui.play", "--game", "cribbage_v0", "--seat", "5")
     child.expect("human seat\\(s\\) \\[5\\] do not exist: this game has seats 0..1")
     assert finish(child) == 2
-    child = spawn("muggins_env.tui.play", "--game", "cribbage_v0", "--opponents", "alphazero")
+    child = spawn("muggins_env.play.tui.play", "--game", "cribbage_v0", "--opponents", "alphazero")
     child.expect("unknown agent spec 'alphazero'")
     assert finish(child) == 2
-    child = spawn("muggins_env.tui.play", "--game", "cribbage_v0", "--opt", "target=7")
+    child = spawn("muggins_env.play.tui.play", "--game", "cribbage_v0", "--opt", "target=7")
     child.expect("muggins-play: error: .*target=7")
     assert finish(child) == 2
 
 
 def test_replay_steps_forward_and_back_from_a_seat(tmp_path):
-    from muggins_env.session import GameSession
+    from muggins_env.play.session import GameSession
 
     s = GameSession("cribbage_v0", ["heuristic", "random"], options={"target": 61}, seed=3)
     list(s.advance())
     path = s.record.save(tmp_path / "g.json")
-    child = spawn("muggins_env.tui.replay", str(path), "--seat", "1")
+    child = spawn("muggins_env.play.tui.replay", str(path), "--seat", "1")
     child.expect(f"move 0/{len(s.record.moves)} - player 1's view")
     child.sendline("")
     child.expect("move 1/")
@@ -175,19 +175,19 @@ def test_replay_steps_forward_and_back_from_a_seat(tmp_path):
     child.expect("'zz'\\? Enter/n: next move")
     child.sendline("q")
     assert finish(child) == 0
-    child = spawn("muggins_env.tui.replay", str(path), "--auto")
+    child = spawn("muggins_env.play.tui.replay", str(path), "--auto")
     child.expect("1\\. player 0 \\(heuristic\\): lay away [^a]")  # the full view names the card
     child.expect("final result")
     assert finish(child) == 0
     bad = tmp_path / "bad.json"
     bad.write_text("[]")
-    child = spawn("muggins_env.tui.replay", str(bad))
+    child = spawn("muggins_env.play.tui.replay", str(bad))
     child.expect("muggins-replay: error: .*not a muggins_env game record")
     assert finish(child) == 2
 
 
 def test_without_rich_the_command_names_the_extra(monkeypatch, capsys):
-    from muggins_env.tui import play as play_cli
+    from muggins_env.play.tui import play as play_cli
 
     monkeypatch.setitem(sys.modules, "rich.console", None)  # import fails as if rich were missing
     assert play_cli.main(["--game", "cribbage_v0"]) == 1
@@ -196,7 +196,7 @@ def test_without_rich_the_command_names_the_extra(monkeypatch, capsys):
 
 @pytest.mark.parametrize("env_id", ENV_NAMES)
 def test_make_play_shows_every_move_of_one_game(env_id):
-    from muggins_env import demo
+    from muggins_env.play import demo
 
     text = demo.play(env_id, seed=1)
     moves = re.findall(r"^ +(\d+)\. player (\d) \(heuristic\): (.+)$", text, re.MULTILINE)

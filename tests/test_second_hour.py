@@ -162,11 +162,11 @@ def test_a_missing_extra_is_one_line_of_one_form_exit_1_everywhere(monkeypatch, 
     import sys
 
     from muggins_env.eval.cli import main as eval_main
+    from muggins_env.play.tui import play as play_cli
+    from muggins_env.play.tui import replay as replay_cli
     from muggins_env.train.cli import main as train_main
 
     from muggins_env import extras
-    from muggins_env.tui import play as play_cli
-    from muggins_env.tui import replay as replay_cli
 
     real = importlib.util.find_spec
     hidden = {"ray", "rich", "openskill"}
@@ -180,7 +180,7 @@ def test_a_missing_extra_is_one_line_of_one_form_exit_1_everywhere(monkeypatch, 
         "play": lambda: play_cli.main(["--game", "michigan_v0"]),
         "replay": lambda: replay_cli.main([str(record)]),
     }
-    from muggins_env.session import GameSession
+    from muggins_env.play.session import GameSession
 
     session = GameSession("michigan_v0", ["heuristic"] * 4, seed=1)
     list(session.advance())
@@ -277,7 +277,7 @@ def test_make_play_can_show_one_game_paced(monkeypatch, capsys):
     import subprocess
     from pathlib import Path
 
-    from muggins_env import demo
+    from muggins_env.play import demo
 
     slept = []
     monkeypatch.setattr(demo.time, "sleep", slept.append)
@@ -298,12 +298,13 @@ def test_make_play_can_show_one_game_paced(monkeypatch, capsys):
                               check=True, env={"PATH": os.environ["PATH"]})
         return done.stdout.splitlines()[-1]
 
-    assert make_play("GAME=cribbage_v0", "DELAY=0.3").endswith("-m muggins_env.demo --game cribbage_v0 --delay 0.3")
-    assert make_play().endswith("-m muggins_env.demo")
+    assert make_play("GAME=cribbage_v0", "DELAY=0.3").endswith(
+        "-m muggins_env.play.demo --game cribbage_v0 --delay 0.3")
+    assert make_play().endswith("-m muggins_env.play.demo")
 
 
 def test_a_typo_gets_did_you_mean():
-    from muggins_env.session import MoveError, match_move
+    from muggins_env.play.session import MoveError, match_move
 
     moves = {0: "accept", 1: "overcount", **{2 + k: f"muggins {k + 1}" for k in range(29)}}
     with pytest.raises(MoveError, match=r"'acept' is not a legal move; did you mean 'accept'\? legal moves: "):
@@ -317,7 +318,7 @@ def test_a_typo_gets_did_you_mean():
 
 # -- 6. terminal play, dominoes: the typed form, and no true score for a responder ------------------
 def test_a_tile_and_an_arm_number_name_the_move_even_when_an_open_pip_is_that_number():
-    from muggins_env.session import MoveError, match_move
+    from muggins_env.play.session import MoveError, match_move
 
     moves = {10: "5-1 on arm 1 (open 5)", 11: "5-1 on arm 2 (open 1)", 20: "6-4 on arm 1 (open 6)",
              21: "6-4 on arm 2 (open 4)"}
@@ -329,7 +330,7 @@ def test_a_tile_and_an_arm_number_name_the_move_even_when_an_open_pip_is_that_nu
 
 
 def test_a_responder_is_not_shown_the_true_score_before_the_review_is_settled():
-    from muggins_env.session import GameSession
+    from muggins_env.play.session import GameSession
 
     checked = 0
     for seed in range(40):
@@ -359,10 +360,9 @@ def _terminal(env_id, seats, seed, options=None):
     """A TerminalTable over a session of agents; yields (kernel state before, move, printed text) per move."""
     import io
 
+    from muggins_env.play.session import GameSession
+    from muggins_env.play.tui.play import TerminalTable
     from rich.console import Console
-
-    from muggins_env.session import GameSession
-    from muggins_env.tui.play import TerminalTable
 
     s = GameSession(env_id, seats, seed=seed, options=options or {})
     buf = io.StringIO()
@@ -462,10 +462,9 @@ def test_dominoes_and_card_muggins_calls_get_a_verdict():
 def test_one_score_line_and_your_crib_only_when_it_is_yours():
     import io
 
+    from muggins_env.play.session import GameSession
+    from muggins_env.play.tui.play import TerminalTable
     from rich.console import Console
-
-    from muggins_env.session import GameSession
-    from muggins_env.tui.play import TerminalTable
 
     for dealer_is_you in (False, True):
         for seed in range(10):

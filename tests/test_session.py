@@ -10,11 +10,11 @@ import re
 import numpy as np
 import pytest
 from muggins_env.eval.tournament import game_seed_of, play_game
+from muggins_env.play.session import GameSession, MoveError, match_move
 
 from muggins_env import ENV_NAMES, make, records
 from muggins_env.kernel import format_card, parse_cards
 from muggins_env.records import GameRecord, RecordError
-from muggins_env.session import GameSession, MoveError, match_move
 
 #: small configurations so that a whole game of every env stays quick
 SMALL = {"muggins_cards_v0": {"num_players": 3}, "cribbage_v0": {"target": 61},

@@ -12,6 +12,9 @@ import numpy as np
 import pytest
 
 pytest.importorskip("starlette")
+from muggins_env.play.web import cli
+from muggins_env.play.web.app import create_app
+from muggins_env.play.web.tables import Table
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocket
 
@@ -19,9 +22,6 @@ from muggins_env import ENV_NAMES
 from muggins_env.kernel.cards import parse_card
 from muggins_env.kernel.tiles import tile_id
 from muggins_env.records import GameRecord, replay
-from muggins_env.web import cli
-from muggins_env.web.app import create_app
-from muggins_env.web.tables import Table
 
 #: small games: one hand, short targets
 SMALL = {
@@ -201,7 +201,7 @@ def test_a_failing_agent_stops_the_table_with_its_message(client):
 
 
 def test_a_socket_that_never_sends_its_token_is_closed(client, monkeypatch):
-    monkeypatch.setattr("muggins_env.web.app.HELLO_SECONDS", 0.2)
+    monkeypatch.setattr("muggins_env.play.web.app.HELLO_SECONDS", 0.2)
     created = _create(client)
     with client.websocket_connect(f"/ws/tables/{created['table']}/seats/0") as ws:
         msg = ws.receive_json()

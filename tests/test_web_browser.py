@@ -52,7 +52,7 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def server():
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "muggins_env.web.cli", "--port", str(port), "--delay", "0"],
+    proc = subprocess.Popen([sys.executable, "-m", "muggins_env.play.web.cli", "--port", str(port), "--delay", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:

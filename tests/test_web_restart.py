@@ -46,7 +46,7 @@ class Server:
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> Server:
-        self.proc = subprocess.Popen([sys.executable, "-m", "muggins_env.web.cli", "--port", str(self.port),
+        self.proc = subprocess.Popen([sys.executable, "-m", "muggins_env.play.web.cli", "--port", str(self.port),
                                       "--delay", "0", "--db", str(self.db), *self.extra],
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         for _ in range(300):

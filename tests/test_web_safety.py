@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 
 pytest.importorskip("starlette")
+from muggins_env.play.web.app import create_app
+from muggins_env.play.web.players import Roster
 from starlette.websockets import WebSocketDisconnect
 
 from muggins_env import ENV_NAMES
-from muggins_env.web.app import create_app
-from muggins_env.web.players import Roster
 
 from .test_web_api import SMALL, SettledClient, _create, _seat_url, _token
 
@@ -212,7 +212,7 @@ class SlowRoster(Roster):
         self.release = release
 
     def resolve(self, name):
-        from muggins_env.web.players import Player
+        from muggins_env.play.web.players import Player
 
         return Player("slow", "search:1", "slow") if name == "slow" else super().resolve(name)
 
@@ -304,7 +304,7 @@ def test_stand_ins_are_checked(client):
 # -- honest turns -------------------------------------------------------------------------------------
 @pytest.mark.parametrize("game", ENV_NAMES)
 def test_a_seat_is_told_its_turn_only_for_a_real_choice(client, game, monkeypatch):
-    from muggins_env.web.tables import Table
+    from muggins_env.play.web.tables import Table
 
     told = []
     build = Table.payload

@@ -9,10 +9,10 @@ import sys
 import numpy as np
 import pytest
 from muggins_env.agents import make_agent, make_game, parse_spec
+from muggins_env.agents.zoo import list_models, model_card
 from muggins_env.eval.cli import main as eval_main
 
 import muggins_env
-from muggins_env.zoo import list_models, model_card
 
 MODELS = list_models()
 

@@ -1,4 +1,4 @@
-"""Put a trained run into the package's model zoo (``muggins_env/zoo/<env_id>/<name>/``).
+"""Put a trained run into the package's model zoo (``agents/zoo/<env_id>/<name>/``).
 
   python -m muggins_env.train.zoo_export RUN NAME [--eval DIR] [--preset P]
 
@@ -17,11 +17,10 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import muggins_env.agents.zoo
 from muggins_env.agents import make_game
 
-import muggins_env.zoo
-
-ZOO = Path(muggins_env.zoo.__file__).resolve().parent
+ZOO = Path(muggins_env.agents.zoo.__file__).resolve().parent
 
 
 def _evaluation(eval_dir: Path) -> dict[str, Any]:

@@ -57,7 +57,7 @@ def play_options(options: dict) -> dict:
 def trained_options(game_id: str, card: dict) -> dict:
     """The options a model plays, resolved by today's game: an option added after the model was
     trained takes its default, which keeps the old game (new options are byte-identical when off)."""
-    from muggins_env.agents import make_game
+    from .. import make_game
 
     return play_options(make_game(game_id, card["game_options"]).options)
 
@@ -66,9 +66,9 @@ def load_zoo_agent(name: str, game_id: str, options: dict | None = None, determi
     """The agent of spec ``zoo:name`` playing ``game_id`` with env ``options``."""
     import numpy as np
 
-    from muggins_env.agents import make_game
-    from muggins_env.agents.features import make_features
-    from muggins_env.agents.ppo import PPOAgent, policy_from_arrays
+    from .. import make_game
+    from ..features import make_features
+    from ..ppo import PPOAgent, policy_from_arrays
 
     zoo_game, _, folder = _folder(name)
     card = json.loads(folder.joinpath("model_card.json").read_text())

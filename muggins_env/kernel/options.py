@@ -85,3 +85,27 @@ def resolve_options(declared: Mapping[str, Option], given: Mapping[str, Any], ga
         else:
             out[name] = opt.default(out) if callable(opt.default) else opt.default
     return out
+
+
+def parse_value(raw: str) -> object:
+    """An option value from the command line: int, float, true/false, none, else the string
+    (so ``muggins=off`` stays the string "off", unlike YAML 1.1)."""
+    for conv in (int, float):
+        try:
+            return conv(raw)
+        except ValueError:
+            pass
+    low = raw.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("none", "null"):
+        return None
+    return raw
+
+
+def parse_opt(text: str) -> tuple[str, object]:
+    """``--opt key=value`` of a command (``muggins-eval``, ``muggins-play``): ``(key, value)``."""
+    if "=" not in text:
+        raise ValueError(f"--opt {text!r}: write key=value, e.g. --opt num_players=2")
+    key, _, raw = text.partition("=")
+    return key.strip(), parse_value(raw.strip())

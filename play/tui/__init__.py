@@ -1,3 +1,3 @@
 """The terminal face of a game session: ``muggins-play`` (``play.py``) and ``muggins-replay``
 (``replay.py``), drawn with rich; ``text.py`` holds the plain-text lines they share with
-``make play``. No rules here: everything comes from ``muggins_env.session`` and the records."""
+``make play``. No rules here: everything comes from ``muggins_env.play.session`` and the records."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..kernel.cards import format_card
+from muggins_env.kernel.cards import format_card
 
 
 def _cards(cards: Sequence[int]) -> str:
@@ -67,8 +67,8 @@ def _count_line(rv: dict, starter: int | None, dealer: int | None) -> str:
 
 
 def _cribbage(before: dict, after: dict, move: Any) -> list[str]:
-    from ..games.cribbage.rules import GO, VALUE
-    from ..games.cribbage.scoring import play_breakdown
+    from muggins_env.games.cribbage.rules import GO, VALUE
+    from muggins_env.games.cribbage.scoring import play_breakdown
 
     out: list[str] = []
     gained = [p for p, d in enumerate(move.points) if d > 0]
@@ -129,7 +129,7 @@ def _dominoes(before: dict, after: dict, move: Any) -> list[str]:
 
 # -- card Muggins -------------------------------------------------------------------------------------
 def _muggins_cards(before: dict, after: dict, move: Any) -> list[str]:
-    from ..games.muggins_cards import CALL
+    from muggins_env.games.muggins_cards import CALL
 
     rv = before.get("review")
     if rv is None or int(move.action) != CALL:

@@ -21,8 +21,10 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .. import ENV_NAMES
-from ..extras import MissingExtraError, missing_error, missing_line, require_extra
+from muggins_env import ENV_NAMES
+from muggins_env.extras import MissingExtraError, missing_error, missing_line, require_extra
+from muggins_env.kernel.options import parse_opt
+
 from ..session import HUMAN, GameSession, MoveError
 from .narrate import notes
 from .text import move_line, result_lines, scores_line, seat_label
@@ -216,11 +218,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         err = e if isinstance(e, MissingExtraError) else missing_error("play", missing=str(e))
         print(missing_line("muggins-play", err), file=sys.stderr)
         return 1
-    from ..eval.cli import parse_opt
-
     try:
         options = dict(parse_opt(t) for t in args.opt)
-        from .. import make
+        from muggins_env import make
 
         n = len(make(args.game, raw=True, **options).possible_agents)
         humans = _humans(args, n, parser)

@@ -15,8 +15,9 @@ import sys
 import time
 from collections.abc import Sequence
 
-from ..extras import MissingExtraError, missing_error, missing_line, require_extra
-from ..records import GameRecord, RecordError, load, positions
+from muggins_env.extras import MissingExtraError, missing_error, missing_line, require_extra
+from muggins_env.records import GameRecord, RecordError, load, positions
+
 from ..session import GameSession
 from .text import move_line, result_lines, scores_line
 

@@ -15,7 +15,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ..extras import MissingExtraError, missing_line, require_extra
+from muggins_env.extras import MissingExtraError, missing_line, require_extra
 
 DEFAULT_DB = "muggins-games/muggins-serve.sqlite3"
 WS_MAX_SIZE = 64 * 1024  # bytes of a WebSocket frame uvicorn accepts (the app's own cap is lower)

@@ -15,6 +15,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from muggins_env.agents.zoo import list_models, model_card
+
+from muggins_env import agents as muggins_agents
+
 from .limits import short
 
 DEFAULT_MAX_SEARCH = 400
@@ -60,22 +64,19 @@ class Roster:
         self.players[player.name] = player
 
     def _add_zoo(self) -> None:
-        from muggins_env.zoo import list_models, model_card
-
         for model in list_models():
             card = model_card(model)
             opts = card.get("game_options", {})
+            n = opts.get("num_players")
+            extra = ", with mistakes" if opts.get("mistakes") else ""
             self._add(Player(f"zoo:{model}", f"zoo:{model}",
-                             f"trained network ({', '.join(f'{k}={v}' for k, v in opts.items()) or 'default options'})",
-                             (model.split("/")[0],)))
+                             f"a trained network{f' for {n} players' if n else ''}{extra}", (model.split("/")[0],)))
 
     def add(self, name: str, spec: str) -> None:
         """An operator's player (``--agent NAME=SPEC``); the spec must name a known agent kind."""
-        from muggins_env.agents import parse_spec
-
         if not isinstance(name, str) or not NAME_RE.fullmatch(name) or name == "human":
             raise ValueError(f"player name {name!r} must be 1-40 letters, digits or _.:/+- (not 'human')")
-        parse_spec(spec)  # a clear error now rather than at the first table
+        muggins_agents.parse_spec(spec)  # a clear error now rather than at the first table
         self._add(Player(name, spec, f"the operator's {spec.split(':', 1)[0]} player"))
 
     def names(self) -> list[str]:
@@ -94,13 +95,11 @@ class Roster:
 
     def make(self, name: str, game: str, options: Mapping | None = None) -> Any:
         """A fresh agent of player ``name`` for one table (errors name the player, never its spec)."""
-        from muggins_env.agents import make_agent
-
         player = self.resolve(name)
         if player.games is not None and game not in player.games:
             raise ValueError(f"player {name!r} plays {', '.join(player.games)}, not {game}")
         try:
-            agent = make_agent(player.spec, game, dict(options or {}))
+            agent = muggins_agents.make_agent(player.spec, game, dict(options or {}))
         except (ValueError, FileNotFoundError, OSError, ImportError) as e:
             if player.spec.startswith(("zoo:", "search:")) or player.spec in ("random", "heuristic"):
                 raise ValueError(str(e)) from None  # the package's own players: their message is safe

@@ -28,17 +28,19 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from muggins_env.agents.zoo import PAYOFF_OPTIONS
 from starlette.websockets import WebSocketDisconnect
 
-from .. import ENV_NAMES, game_class
-from ..records import MoveRecord
+from muggins_env import ENV_NAMES, game_class
+from muggins_env.records import MoveRecord
+
 from ..session import HUMAN, GameSession, MoveError
 from .limits import RateLimiter, short
 from .players import Roster
 from .storage import SQLiteStorage, StoredTable, TableStorage
 from .thinkers import Thinkers
 
-log = logging.getLogger("muggins_env.web")
+log = logging.getLogger("muggins_env.play.web")
 
 MAX_SEATS = 16
 MAX_OPTIONS = 32
@@ -77,8 +79,6 @@ def games_catalog(roster: Roster | None = None) -> dict[str, dict]:
     that depends on other options is None, "automatic", and ``resolved`` says what each choice
     makes of those), the options that only change rewards (``payoff``: the form leaves them out)
     and the players of this server that play it: what the create form offers."""
-    from ..zoo import PAYOFF_OPTIONS
-
     players = roster.catalog(ENV_NAMES) if roster is not None else []
     out = {}
     for env_id in ENV_NAMES:
