@@ -33,9 +33,10 @@ function card(id, extra) {
 function backs(n, label) {
   const b = el("div", "stack");
   for (let i = 0; i < Math.min(n, 5); i++) b.append(el("div", "card back small"));
-  if (label !== undefined) b.append(el("span", "stack-label", label));
+  if (label !== undefined && n > 0) b.append(el("span", "stack-label", label));  // no lone "0" for an empty hand
   return b;
 }
+const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 function half(p) {
   const h = el("div", "half");
   if (p > 9) { h.classList.add("num"); h.textContent = p; return h; }
@@ -184,7 +185,7 @@ function drawDominoes(st, board) {
   if (v.review) board.append(el("div", "review", `${who(st, v.review.seat)} announced ${v.review.announced}: accept, or call muggins?`));
   if (v.last_review && v.last_review.caller >= 0)
     board.append(el("div", "note", `last call: ${who(st, v.last_review.seat)} announced ${v.last_review.announced}, true score ${v.last_review.true_score}; ${who(st, v.last_review.caller)} called muggins${v.last_review.founded ? " (founded)" : " (unfounded)"}`));
-  const others = v.tile_counts.map((n, p) => p === st.seat ? null : labelled(`${who(st, p)} · ${n} tiles`, backsTiles(n))).filter(Boolean);
+  const others = v.tile_counts.map((n, p) => p === st.seat ? null : labelled(`${who(st, p)} · ${count(n, "tile")}`, backsTiles(n))).filter(Boolean);
   board.append(row("players", others));
   board.append(labelled("your tiles", handRow(v.hand.map((t) => { const [a, b] = tileHalves(t); return tile(a, b, true, t); }))));
   if (v.last_hand) board.append(el("div", "note", "last hand: " + summaryText(v.last_hand)));
@@ -221,8 +222,8 @@ function drawMichigan(st, board) {
     ...cs.map(([c, p]) => { const w = el("div", "played"); w.append(card(c, "small"), el("span", "by", `P${p}`)); return w; })]) : null).filter(Boolean);
   board.append(labelled(v.stopped_suit >= 0 ? `played this hand (stopped: ${SUITS[v.stopped_suit]})` : "played this hand",
                         ...(runs.length ? runs : [el("span", "empty-note", "nothing yet")])));
-  const others = v.card_counts.map((n, p) => p === st.seat ? null : labelled(`${who(st, p)} · ${n} cards · ${v.balances[p]} chips`, backs(n, String(n)))).filter(Boolean);
-  others.push(labelled(`widow · ${v.widow_count} cards`, backs(v.widow_count, String(v.widow_count)), ...v.known_widow.map((c) => card(c, "small"))));
+  const others = v.card_counts.map((n, p) => p === st.seat ? null : labelled(`${who(st, p)} · ${count(n, "card")} · ${count(v.balances[p], "chip")}`, backs(n, String(n)))).filter(Boolean);
+  others.push(labelled(`widow · ${count(v.widow_count, "card")}`, backs(v.widow_count, String(v.widow_count)), ...v.known_widow.map((c) => card(c, "small"))));
   board.append(row("players", others));
   board.append(labelled(`your hand · ${v.balances[st.seat]} chips`, handRow(v.hand.map((c) => card(c)))));
 }
@@ -254,20 +255,40 @@ function shownHand(st, sh) {
   z.append(el("div", "note", bits.join(" · ")));
   return z;
 }
+// the cards of the play, one group per series: a series ends at 31 or when nobody could go on,
+// i.e. before a card that would have taken the count past 31
+const pegValue = (c) => Math.min(10, (c % 13) + 1);
+function playSeries(v) {
+  const groups = [];
+  let cur = [], total = 0;
+  for (const [p, c] of v.play) {
+    if (cur.length && (total === 31 || total + pegValue(c) > 31)) { groups.push([cur, total]); cur = []; total = 0; }
+    cur.push([p, c]);
+    total += pegValue(c);
+  }
+  if (cur.length || !groups.length) groups.push([cur, total]);
+  return groups.map(([cards, t], i) => {
+    const last = i === groups.length - 1;
+    const label = groups.length > 1 ? `series ${i + 1} · ${last ? "count " + v.count : t}` : `the play · count ${v.count}`;
+    const z = labelled(label, row("", cards.map(([p, c]) => { const w = el("div", "played"); w.append(card(c, "small"), el("span", "by", `P${p}`)); return w; })));
+    z.classList.add("series");
+    if (!last) z.classList.add("done");
+    return z;
+  });
+}
 function drawCribbage(st, board) {
   const v = st.view;
   const n = v.hand_sizes.length;
   board.append(cribbageBoard(v, n));
   const starter = labelled("starter", card(v.starter === null ? -1 : v.starter));
   const crib = labelled(`crib (${who(st, v.dealer)})`, backs(1, ""));
-  const play = labelled(`the play · count ${v.count}`, row("", v.play.map(([p, c]) => { const w = el("div", "played"); w.append(card(c, "small"), el("span", "by", `P${p}`)); return w; })));
-  board.append(row("", [starter, crib, play]));
+  board.append(row("", [starter, crib, ...playSeries(v)]));
   if (v.review) board.append(el("div", "review", `counting ${whose(st, v.review.counter)} ${v.review.is_crib ? "crib" : "hand"}` +
                                 (v.review.announced !== null ? `: announced ${v.review.announced}` : "")),
                              row("", v.review.cards.map((c) => card(c, "small"))));
   if (v.shown.length) board.append(row("shown", v.shown.map((sh) => shownHand(st, sh))));
   if (!v.shown.length && v.previous_deal_shown.length) board.append(labelled("last deal's count", row("shown", v.previous_deal_shown.map((sh) => shownHand(st, sh)))));
-  const others = v.hand_sizes.map((k, p) => p === st.seat ? null : labelled(`${who(st, p)} · ${k} cards`, backs(k, String(k)))).filter(Boolean);
+  const others = v.hand_sizes.map((k, p) => p === st.seat ? null : labelled(`${who(st, p)} · ${count(k, "card")}`, backs(k, String(k)))).filter(Boolean);
   board.append(row("players", others));
   board.append(labelled(`your hand${v.crib_discards.length ? " · laid away: " + v.crib_discards.map(cardName).join(" ") : ""}`, handRow(v.hand.map((c) => card(c)))));
 }
