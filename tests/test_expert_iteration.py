@@ -24,7 +24,7 @@ def test_each_round_is_taught_by_the_search_the_previous_round_guides(tmp_path):
     rc = round_config(cfg, 2, tmp_path)
     assert rc["pretrain"]["teacher"] == f"search:4,policy=ppo:{tmp_path / 'round_1'},rollout=heuristic,prior=policy"
     assert rc["pretrain"]["labels_from"] == [str(tmp_path / f"round_{j}" / "labels.npz") for j in (0, 1)]
-    assert rc["pretrain"]["first_teacher"] == "none" and not rc["pretrain"]["same_teacher"]
+    assert rc["pretrain"]["first_teacher"] == "heuristic" and not rc["pretrain"]["same_teacher"]
     assert rc["expert_iteration"]["rounds"] == 0 and rc["eval"]["deals"] == 0
     none = load_config(game="muggins_dominoes_v0", preset="exit", overrides={**TINY, "expert_iteration": {
         **TINY["expert_iteration"], "guide": "none"}})

@@ -2,8 +2,8 @@
 search that the network itself guides, round after round (config ``expert_iteration``).
 
 Round 0 is the preset as it stands: the action scorer cloned from the heuristic, then fitted to
-``decisions`` labels of plain ``search:N``. Each later round k is a run of its own whose teacher
-is ``search:N`` guided by the model of round k-1 (``guide``: ``rollout`` plays the rollouts with
+``decisions`` labels of plain ``search:N``. Each later round k is a run of its own (the same
+heuristic warm start) whose teacher is ``search:N`` guided by the model of round k-1 (``guide``: ``rollout`` plays the rollouts with
 the network, ``prior`` lets its ranking pick the candidates and the move kept without evidence,
 ``both``, or ``none``: the plain search again), and which fits a fresh scorer to every label so
 far (the earlier rounds' files through ``pretrain.labels_from``, labels of other teachers
@@ -44,8 +44,10 @@ def teacher_spec(cfg: dict, previous: Path | None) -> str:
 
 
 def round_config(cfg: dict, k: int, out: Path) -> dict:
-    """The run config of round ``k``: its teacher, the labels of the rounds before it, no further
-    heuristic warm start after round 0 (the fit starts from the labels themselves)."""
+    """The run config of round ``k``: its teacher and the labels of the rounds before it. Every
+    round keeps the preset's cheap warm start (``first_teacher``, the heuristic's decisions) before
+    the search labels: without it a round's fresh scorer would learn the whole game from a few
+    thousand search labels, where round 0 learnt it from tens of thousands of the heuristic's."""
     rc = copy.deepcopy(cfg)
     previous = out / f"round_{k - 1}" if k else None
     pre = rc["pretrain"]
@@ -54,8 +56,6 @@ def round_config(cfg: dict, k: int, out: Path) -> dict:
     pre["save_labels"] = True
     pre["same_teacher"] = False
     pre["labels_from"] = [str(out / f"round_{j}" / LABELS_FILE) for j in range(k)]
-    if k:
-        pre["first_teacher"], pre["first_decisions"] = "none", 0
     rc["expert_iteration"] = {**cfg["expert_iteration"], "rounds": 0}  # a round is a plain run
     rc["eval"] = {**rc["eval"], "deals": 0}  # the round's evaluation is the pre-registered one below
     return rc
