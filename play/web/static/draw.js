@@ -255,21 +255,24 @@ function shownHand(st, sh) {
   z.append(el("div", "note", bits.join(" · ")));
   return z;
 }
-// the cards of the play, one group per series: a series ends at 31 or when nobody could go on,
-// i.e. before a card that would have taken the count past 31
+// the cards of the play, one group per series: the last series.length cards are the series in
+// play; before them a series ended at 31 or when nobody could go on, i.e. before a card that
+// would have taken the count past 31
 const pegValue = (c) => Math.min(10, (c % 13) + 1);
 function playSeries(v) {
+  const inPlay = v.series.length, done = v.play.slice(0, v.play.length - inPlay);
   const groups = [];
   let cur = [], total = 0;
-  for (const [p, c] of v.play) {
+  for (const [p, c] of done) {
     if (cur.length && (total === 31 || total + pegValue(c) > 31)) { groups.push([cur, total]); cur = []; total = 0; }
     cur.push([p, c]);
     total += pegValue(c);
   }
-  if (cur.length || !groups.length) groups.push([cur, total]);
+  if (cur.length) groups.push([cur, total]);
+  groups.push([v.play.slice(v.play.length - inPlay), v.count]);
   return groups.map(([cards, t], i) => {
     const last = i === groups.length - 1;
-    const label = groups.length > 1 ? `series ${i + 1} · ${last ? "count " + v.count : t}` : `the play · count ${v.count}`;
+    const label = groups.length > 1 ? `series ${i + 1} · ${last ? "count " + t : t}` : `the play · count ${t}`;
     const z = labelled(label, row("", cards.map(([p, c]) => { const w = el("div", "played"); w.append(card(c, "small"), el("span", "by", `P${p}`)); return w; })));
     z.classList.add("series");
     if (!last) z.classList.add("done");

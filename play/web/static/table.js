@@ -206,11 +206,11 @@ function render(st) {
                     + ` (${st.score_unit}) → ` + h.scores.join(" / ")));
   }
   (DRAW[st.game] || ((s, b) => b.append(el("pre", "", s.text))))(st, board);
-  $("prompt").textContent = st.your_turn ? prompt(st) : "";
   $("text").textContent = st.text;
   drawSeats();
   drawMoves();
   markHand();
+  $("prompt").textContent = st.your_turn ? prompt(st) : "";  // after markHand: it reads what is clickable
   drawLog();
   drawHands();
   drawOver();
