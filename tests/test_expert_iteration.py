@@ -23,7 +23,7 @@ def test_each_round_is_taught_by_the_search_the_previous_round_guides(tmp_path):
     assert teacher_spec(cfg, None) == "search:4"
     rc = round_config(cfg, 2, tmp_path)
     assert rc["pretrain"]["teacher"] == f"search:4,policy=ppo:{tmp_path / 'round_1'},rollout=heuristic,prior=policy"
-    assert rc["pretrain"]["labels_from"] == [str(tmp_path / f"round_{j}" / "labels.npz") for j in (0, 1)]
+    assert rc["pretrain"]["labels_from"] == [str(tmp_path / "round_1" / "labels.npz")]  # it holds round 0's too
     assert rc["pretrain"]["first_teacher"] == "heuristic" and not rc["pretrain"]["same_teacher"]
     assert rc["expert_iteration"]["rounds"] == 0 and rc["eval"]["deals"] == 0
     none = load_config(game="muggins_dominoes_v0", preset="exit", overrides={**TINY, "expert_iteration": {
@@ -50,7 +50,7 @@ def test_rounds_run_grow_their_labels_and_resume(tmp_path, capsys):
     curve = json.loads((out / EXIT_FILE).read_text())["rounds"]
     assert [r["round"] for r in curve] == [0, 1]
     assert curve[0]["teacher"] == "search:4" and f"policy=ppo:{out / 'round_0'}" in curve[1]["teacher"]
-    assert curve[1]["labels"] >= curve[0]["labels"] + 60  # round 0's labels and at least 60 new ones
+    assert curve[1]["labels"] == curve[0]["labels"] + curve[1]["new_labels"] and curve[1]["new_labels"] >= 60
     for r in curve:
         for side in ("vs_heuristic", "vs_teacher"):
             assert r[side]["deals"] == 2 and 0 <= r[side]["win_rate"] <= 1
@@ -65,5 +65,7 @@ def test_rounds_run_grow_their_labels_and_resume(tmp_path, capsys):
     assert cli.main(["--resume", str(out), "--no-progress"]) == 0
     curve = json.loads((out / EXIT_FILE).read_text())["rounds"]
     assert [r["round"] for r in curve] == [0, 1, 2]
+    for k in (1, 2):  # each round fits the labels so far once, and its own new ones
+        assert curve[k]["new_labels"] >= 60 and curve[k]["labels"] == curve[k - 1]["labels"] + curve[k]["new_labels"]
     assert (out / "round_0" / "model.npz").stat().st_mtime_ns == before  # kept, not retrained
     assert "round 0: kept" in capsys.readouterr().out

@@ -6,8 +6,8 @@ Round 0 is the preset as it stands: the action scorer cloned from the heuristic,
 heuristic warm start) whose teacher is ``search:N`` guided by the model of round k-1 (``guide``: ``rollout`` plays the rollouts with
 the network, ``prior`` lets its ranking pick the candidates and the move kept without evidence,
 ``both``, or ``none``: the plain search again), and which fits a fresh scorer to every label so
-far (the earlier rounds' files through ``pretrain.labels_from``, labels of other teachers
-allowed) plus ``decisions`` new ones. So the labels grow and each teacher is stronger than the
+far (the previous round's label file, which holds them all, through ``pretrain.labels_from``;
+labels of other teachers allowed) plus ``decisions`` new ones. So the labels grow and each teacher is stronger than the
 last where the network is stronger than the heuristic it replaces in the search.
 
 Every round is evaluated the same pre-registered way: ``eval_deals`` duplicate deals, every
@@ -55,7 +55,8 @@ def round_config(cfg: dict, k: int, out: Path) -> dict:
     pre["decisions"] = cfg["expert_iteration"]["decisions"]
     pre["save_labels"] = True
     pre["same_teacher"] = False
-    pre["labels_from"] = [str(out / f"round_{j}" / LABELS_FILE) for j in range(k)]
+    # the previous round's file holds every label fitted so far (save_labels keeps the reused ones)
+    pre["labels_from"] = [str(previous / LABELS_FILE)] if previous is not None else []
     rc["expert_iteration"] = {**cfg["expert_iteration"], "rounds": 0}  # a round is a plain run
     rc["eval"] = {**rc["eval"], "deals": 0}  # the round's evaluation is the pre-registered one below
     return rc
@@ -112,7 +113,9 @@ def run(cfg: dict, out: str | Path, seed: int | None = None, resume: bool = Fals
         card = train(rc, folder, seed=seed + 101 * k, progress_bar=False, log=log, overwrite=True)
         seconds = time.perf_counter() - t0
         result = evaluate_round(cfg, folder, rc["pretrain"]["teacher"], workers=workers)
-        rows.append({"round": k, "teacher": rc["pretrain"]["teacher"], "labels": card["pretrain"]["decisions"],
+        pre = card["pretrain"]
+        rows.append({"round": k, "teacher": rc["pretrain"]["teacher"], "labels": pre["decisions"],
+                     "new_labels": pre["decisions"] - pre["reused"],
                      "train_seconds": round(seconds, 1), "model": f"ppo:{folder}", **result})
         curve_path.write_text(json.dumps({"game": cfg["game"], "env_options": cfg["env_options"],
                                           "expert_iteration": ex, "seed": seed, "rounds": rows}, indent=1) + "\n")
