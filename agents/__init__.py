@@ -5,9 +5,11 @@
 | ``random`` | uniform over the legal actions (every game) |
 | ``heuristic`` | the game's documented strategy (``agents/heuristic_<game>.py``) |
 | ``search`` / ``search:N`` | determinised Monte-Carlo over heuristic rollouts, N rollouts per decision (default 200); extra settings as ``search:N,z=0.5,max_candidates=4,horizon=40`` |
+| ``search:N,policy=SPEC`` | policy-guided search: the agent spec ``SPEC`` (``zoo:...``, ``ppo:...``, ``rllib:...``, ``heuristic``, ``random``) plays the rollouts from each seat's observation, mask and view (``rollout=policy``, the default with a policy; ``rollout=heuristic`` keeps the heuristic's); ``prior=policy`` takes the candidates and the kept move from the policy's ranking instead of the heuristic's (``prior=heuristic``, the default); e.g. ``search:200,policy=zoo:cribbage_v0`` or ``search:200,policy=zoo:cribbage_v0,rollout=heuristic,prior=policy`` |
 | ``ppo:path`` | a trained MaskablePPO policy (``agents/ppo.py``; torch only if a .zip must be read) |
 | ``rllib:path`` | a policy trained by ``muggins-train --backend rllib``, exported to numpy (no Ray, no torch) |
 | ``zoo:env_id`` / ``zoo:env_id/name`` | a trained policy shipped in the package (``muggins_env/zoo``; no torch) |
+| ``openspiel:ismcts[:N]`` / ``openspiel:mcts[:N]`` | OpenSpiel's Python IS-MCTS (or MCTS on one determinisation), N simulations per move (default 200), through the bridge (``agents/openspiel.py``; the ``[openspiel]`` extra) |
 
 ``make_agent(spec, game_id, options)`` builds one; the protocol is in ``agents/base.py``:
 ``act(observation, action_mask, rng, info=None) -> int`` where ``info`` is the player's
@@ -26,6 +28,8 @@ from .base import Agent, HeuristicBase, RandomAgent, player_view, state_sampler
 __all__ = [
     "AGENT_KINDS",
     "HEURISTICS",
+    "SEARCH_SETTINGS",
+    "SEARCH_SPEC_HELP",
     "Agent",
     "HeuristicBase",
     "RandomAgent",
@@ -36,7 +40,7 @@ __all__ = [
     "state_sampler",
 ]
 
-AGENT_KINDS = ("random", "heuristic", "search", "ppo", "rllib", "zoo")
+AGENT_KINDS = ("random", "heuristic", "search", "ppo", "rllib", "zoo", "openspiel")
 
 #: game id -> "module:Heuristic[:Evaluator]" (modules of this package, imported lazily)
 HEURISTICS = {
@@ -77,6 +81,49 @@ def _parse_value(text: str) -> Any:
     return {"true": True, "false": False, "none": None}.get(text.lower(), text)
 
 
+#: the settings of ``search:N,key=value,...``
+SEARCH_SETTINGS = ("budget", "z", "max_candidates", "horizon", "policy", "rollout", "prior")
+#: the search's spec in a few lines (``muggins-eval --list-agents`` prints it)
+SEARCH_SPEC_HELP = """\
+search:N[,z=1.0][,max_candidates=6][,horizon=H]   N heuristic rollouts per decision (default 200)
+search:N,policy=SPEC[,rollout=policy|heuristic][,prior=heuristic|policy]   policy-guided search:
+    SPEC is an agent spec that plays from observations (zoo:..., ppo:..., rllib:..., heuristic,
+    random); rollout=policy (the default with a policy) lets it play every seat of the rollouts,
+    prior=policy takes the candidates and the move kept without evidence from its ranking;
+    e.g. search:200,policy=zoo:cribbage_v0   search:200,policy=zoo:cribbage_v0,rollout=heuristic,prior=policy"""
+
+
+def _check_search_choices(spec: str, kwargs: dict) -> None:
+    """The guided search's settings: ``policy`` an agent spec of a kind that plays from
+    observations, ``rollout`` and ``prior`` one of their choices (clear errors naming them)."""
+    from .search import POLICY_KINDS, PRIORS, ROLLOUTS
+
+    for key, allowed in (("rollout", ROLLOUTS), ("prior", PRIORS)):
+        if key in kwargs and kwargs[key] not in allowed:
+            raise ValueError(f"agent spec {spec!r}: search setting {key}={kwargs[key]!r} is not allowed; "
+                             f"allowed: {', '.join(allowed)}")
+    if "policy" in kwargs:
+        policy = kwargs["policy"]
+        hint = (f"give an agent spec of kind {', '.join(POLICY_KINDS)} (e.g. policy=zoo:cribbage_v0, "
+                "policy=ppo:runs/x/model.zip, policy=heuristic)")
+        if not isinstance(policy, str) or not policy.strip():
+            raise ValueError(f"agent spec {spec!r}: search setting policy={policy!r} is not an agent spec; {hint}")
+        try:
+            pkind, _, _ = parse_spec(policy)
+        except ValueError as e:
+            raise ValueError(f"agent spec {spec!r}: search setting policy={policy!r} is not a valid agent "
+                             f"spec ({e}); {hint}") from None
+        if pkind not in POLICY_KINDS:
+            raise ValueError(f"agent spec {spec!r}: search setting policy={policy!r} cannot guide a search "
+                             f"(kind {pkind!r}); {hint}")
+        kwargs["policy"] = policy.strip()
+    else:
+        for key in ("rollout", "prior"):
+            if kwargs.get(key) == "policy":
+                raise ValueError(f"agent spec {spec!r}: search setting {key}=policy needs policy=<agent spec> "
+                                 f"(e.g. search:200,policy=zoo:cribbage_v0,{key}=policy)")
+
+
 def parse_spec(spec: str) -> tuple[str, str, dict[str, Any]]:
     """``"search:200,z=0.5"`` -> ``("search", "200", {"z": 0.5})``; ``"ppo:runs/x/model.zip"``
     -> ``("ppo", "runs/x/model.zip", {})``. Raises ValueError naming the known kinds."""
@@ -96,6 +143,10 @@ def parse_spec(spec: str) -> tuple[str, str, dict[str, Any]]:
         if not arg:
             raise ValueError(f"agent spec {spec!r}: name the model, e.g. zoo:cribbage_v0 or zoo:cribbage_v0/4p")
         return kind, arg, {}
+    if kind == "openspiel":
+        if not arg:
+            raise ValueError(f"agent spec {spec!r}: name the OpenSpiel bot, e.g. openspiel:ismcts or openspiel:ismcts:500")
+        return kind, arg, {}
     kwargs: dict[str, Any] = {}
     parts = [p for p in arg.split(",") if p] if arg else []
     positional = ""
@@ -110,10 +161,11 @@ def parse_spec(spec: str) -> tuple[str, str, dict[str, Any]]:
     if kind in ("random", "heuristic") and (positional or kwargs):
         raise ValueError(f"agent spec {spec!r}: {kind} takes no arguments")
     if kind == "search":
-        allowed = ("budget", "z", "max_candidates", "horizon")
-        bad = sorted(set(kwargs) - set(allowed))
+        bad = sorted(set(kwargs) - set(SEARCH_SETTINGS))
         if bad:
-            raise ValueError(f"agent spec {spec!r}: unknown search setting(s) {bad}; allowed: {', '.join(allowed)}")
+            raise ValueError(f"agent spec {spec!r}: unknown search setting(s) {bad}; allowed: "
+                             f"{', '.join(SEARCH_SETTINGS)}")
+        _check_search_choices(spec, kwargs)
         if positional:
             if not positional.isdigit() or int(positional) < 1:
                 raise ValueError(f"agent spec {spec!r}: search:N needs N, the rollouts per decision, an int >= 1")
@@ -150,9 +202,13 @@ def make_agent(spec: str, game_id: str, options: dict | None = None) -> Agent:
 
         return load_rllib_agent(arg, game_id, options)
     if kind == "zoo":
-        from muggins_env.zoo import load_zoo_agent
+        from .zoo import load_zoo_agent
 
         return load_zoo_agent(arg, game_id, options)
+    if kind == "openspiel":  # the [openspiel] extra
+        from .openspiel import make_openspiel_agent
+
+        return make_openspiel_agent(arg, game_id, options)
     cls, ev_cls = _heuristic_parts(game_id)
     heuristic = cls(game)
     if kind == "heuristic":
@@ -160,4 +216,15 @@ def make_agent(spec: str, game_id: str, options: dict | None = None) -> Agent:
     from .search import SearchAgent
 
     evaluator = ev_cls(game) if ev_cls is not None else None
-    return SearchAgent(game, heuristic, evaluator, **kwargs)
+    policy_spec = kwargs.pop("policy", None)
+    if policy_spec is not None:
+        try:
+            kwargs["policy"] = make_agent(policy_spec, game_id, options)
+        except (ValueError, FileNotFoundError, OSError) as e:
+            raise ValueError(f"agent spec {spec!r}: the search's policy={policy_spec!r} cannot play "
+                             f"{game_id} with options {options or {}}: {e}") from None
+        kwargs["policy_spec"] = policy_spec
+    try:
+        return SearchAgent(game, heuristic, evaluator, **kwargs)
+    except TypeError as e:  # a make_agent caller's typo never gets past parse_spec; this names it
+        raise ValueError(f"agent spec {spec!r}: {e}") from None

@@ -35,7 +35,18 @@ from itertools import combinations
 
 import numpy as np
 
-from ..games.cribbage.rules import ACCEPT, ANNOUNCE, GO, MUGGINS, OVERCOUNT
+from ..games.cribbage import scoring as _scoring
+from ..games.cribbage.rules import (
+    ACCEPT,
+    ANNOUNCE,
+    ANNOUNCE_PHASE,
+    DISCARD,
+    GO,
+    MUGGINS,
+    OVERCOUNT,
+    PLAY,
+    RESPOND,
+)
 from ..games.cribbage.scoring import fast_score, play_points_fast, score_hands_batch
 from ..kernel.cards import RANK_LIST, format_card
 from .base import HeuristicBase
@@ -174,6 +185,85 @@ def lay_arithmetic(ctx: tuple, card: int) -> tuple[float, float, int]:
     return float(pts), risk, new_count
 
 
+# -- the search rollouts' fast path (the same moves as ``choose`` on the view) --------------------------
+#: (ranks laid since the reset, count) -> (points of the last of them, the answers after them)
+_LAY_TERMS: dict[tuple, tuple] = {}
+
+
+def _lay_value(ranks: tuple, count: int, unseen_rank: list, total_unseen: int, h: int, cards_left: int,
+               card: int, lowball: bool) -> float:
+    """``play_values``'s value of laying ``card`` (``lay_arithmetic`` then the danger and tie
+    terms), with the points and the answers of the new series memoised: the same floats."""
+    new_ranks = (*ranks, RANK_LIST[card])
+    new_count = count + VALUE[card]
+    key = (new_ranks, new_count)
+    terms = _LAY_TERMS.get(key)
+    if terms is None:
+        if len(_LAY_TERMS) >= _ANSWERS_MAX:
+            _LAY_TERMS.clear()
+        terms = _LAY_TERMS[key] = (play_points_fast(new_ranks, new_count),
+                                   _answers(new_ranks, new_count) if new_count < 31 else ())
+    pts = terms[0]
+    if cards_left == 1 and new_count != 31:
+        pts += 1  # the last card
+    if lowball:
+        return -float(pts) + LOWBALL_TIE * VALUE[card]
+    risk = 0.0
+    if h and new_count < 31:
+        answers = [(p_pts, 1.0 - (1.0 - unseen_rank[r] / total_unseen) ** h) for p_pts, r in terms[1]
+                   if unseen_rank[r]]
+        if answers:
+            miss = 1.0
+            for p_pts, p in sorted(answers, reverse=True):  # the best answer first
+                risk += miss * p * p_pts
+                miss *= 1.0 - p
+    danger = DANGER_PENALTY if new_count in DANGER_COUNTS else 0.0
+    return float(pts) - risk - danger + 0.01 * VALUE[card]
+
+
+_RANK0 = np.array([r - 1 for r in RANK_LIST], dtype=np.int64)
+_SUIT = np.array([s for s in _scoring.SUIT_LIST], dtype=np.int64)
+_SUIT_JACK_BITS4 = _scoring._SUIT_JACK_BITS.astype(np.int64) * 4  # the flush/nobs index, shifted
+_MULTISET4_13 = _scoring._MULTISET4.astype(np.int64) * 13
+_HAND_STARTER_FLAT = _scoring._HAND_STARTER_FLAT
+_SUIT_POINTS = {crib: _scoring._SUIT_POINTS[crib] for crib in (False, True)}
+#: entries a cache holds before it starts afresh (the lay-away caches hold arrays: fewer)
+_MEMO_MAX = 1 << 15
+_ARRAY_MEMO_MAX = 1 << 11
+
+
+def show_scores(own: np.ndarray, fill: np.ndarray, crib: bool = True) -> np.ndarray:
+    """``score_hands_batch`` of every show ``own[i] + fill[t, :-1]`` with starter ``fill[t, -1]``
+    as a (len(own), len(fill)) int16 array: the batch scorer's tables, broadcast instead of
+    built row by row (``own``: (k, o) card ids, ``fill``: (m, 5 - o)). The (OR of the suit/jack
+    bits) * 4 + starter suit index of the flush/nobs table is the OR of the parts' bits * 4 and
+    the starter's suit (the suit takes the two low bits)."""
+    need = fill.shape[1] - 1
+    r_own = _RANK0[own]
+    key_own = r_own[:, 0]
+    for j in range(1, own.shape[1]):
+        key_own = key_own * 13 + r_own[:, j]
+    starter = fill[:, need]
+    suit_fill = _SUIT[starter]
+    if need:
+        r_fill = _RANK0[fill[:, :need]]
+        key_fill = r_fill[:, 0]
+        for j in range(1, need):
+            key_fill = key_fill * 13 + r_fill[:, j]
+        suit_fill = suit_fill | np.bitwise_or.reduce(_SUIT_JACK_BITS4[fill[:, :need]], axis=1)
+        key4 = (key_own * 13 ** need)[:, None] + key_fill[None, :]
+    else:
+        key4 = np.broadcast_to(key_own[:, None], (len(own), len(fill)))
+    total = _HAND_STARTER_FLAT[_MULTISET4_13[key4] + _RANK0[starter][None, :]]
+    bits = np.bitwise_or.reduce(_SUIT_JACK_BITS4[own], axis=1)[:, None] | suit_fill[None, :]
+    return total + _SUIT_POINTS[bool(crib)][bits]
+
+
+def crib_scores(own: np.ndarray, fill: np.ndarray) -> np.ndarray:
+    """The crib scores of ``show_scores``."""
+    return show_scores(own, fill, True)
+
+
 class CribbageHeuristic(HeuristicBase):
     __doc__ = __doc__
 
@@ -181,6 +271,14 @@ class CribbageHeuristic(HeuristicBase):
         super().__init__(game)
         self.crib_samples = crib_samples
         self.lowball = game.lowball
+        # act_on_state's caches: what a lay-away's hand term needs (no randomness in it), the
+        # lay-away chosen for (inputs, generator state) with the state after it, the play chosen
+        self._keeps: dict[tuple, tuple] = {}
+        self._discards: dict[tuple, tuple] = {}
+        self._fills: dict[tuple, tuple] = {}
+        self._plays: dict[tuple, int] = {}
+        self._lays: dict[tuple, float] = {}
+        self._shows: dict[tuple, int] = {}
 
     # -- lay-away -----------------------------------------------------------------------------------
     def _seen(self, view: dict) -> list[int]:
@@ -226,6 +324,193 @@ class CribbageHeuristic(HeuristicBase):
         if phase == "discard":
             return int(self.discard_ranking(view, rng)[0][1][0])
         return max(self.play_values(view, legal))[1]
+
+    # -- search rollouts ------------------------------------------------------------------------------
+    def act_on_state(self, state, rng: np.random.Generator) -> int:
+        """``choose`` on ``state.public_view(player)``, read from the state's fields that view
+        copies (the player's hand and lay-away, the play, the starter once cut, the count under
+        review): the same move and the same use of ``rng``, without building the view."""
+        phase = state.phase
+        if phase == PLAY:
+            return self._play_on_state(state)
+        if phase == ANNOUNCE_PHASE:
+            return ANNOUNCE + self._show_count(state)
+        if phase == RESPOND:
+            true, said = self._show_count(state), state.review["announced"]
+            if said < true:
+                return MUGGINS + (true - said)
+            return OVERCOUNT if said > true else ACCEPT
+        if phase == DISCARD:
+            hand = state.hands[state.player]
+            if len(hand) == 1:
+                return int(hand[0])
+            return self._discard_on_state(state, rng)
+        return super().act_on_state(state, rng)
+
+    def _show_count(self, state) -> int:
+        """``true_count`` of the count under review (its cards are face up), memoised."""
+        rv = state.review
+        key = (*rv["cards"], state.starter_card, rv["is_crib"])
+        hit = self._shows.get(key)
+        if hit is None:
+            hit = fast_score(rv["cards"], state.starter_card, bool(rv["is_crib"]))
+            if len(self._shows) >= _MEMO_MAX:
+                self._shows.clear()
+            self._shows[key] = hit
+        return hit
+
+    def _play_on_state(self, state) -> int:
+        seat = state.player
+        hand = state.hands[seat]
+        room = 31 - state.count
+        legal = [c for c in hand if VALUE[c] <= room]
+        if not legal:
+            return GO
+        if len(legal) == 1:
+            return legal[0]
+        # play_context on the view, from the state
+        hands = state.hands
+        # the cards the seat has seen: its hand, every card laid in the play, the starter, its
+        # lay-away (disjoint by the rules: each card is in one place)
+        unseen_rank = [0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4]
+        for c in hand:
+            unseen_rank[RANK_LIST[c]] -= 1
+        for _, c in state.play_order:
+            unseen_rank[RANK_LIST[c]] -= 1
+        if state.starter_cut:
+            unseen_rank[RANK_LIST[state.starter_card]] -= 1
+        for c in state.laid_away[seat]:
+            unseen_rank[RANK_LIST[c]] -= 1
+        sizes = [len(h) for h in hands]
+        n = len(sizes)
+        gone = state.gone
+        nxt = (seat + 1) % n
+        while (gone[nxt] or sizes[nxt] == 0) and nxt != seat:
+            nxt = (nxt + 1) % n
+        h = sizes[nxt] if nxt != seat else 0
+        ranks = tuple(state.series_ranks)
+        cards_left = sum(sizes)
+        ctx_key = (ranks, state.count, tuple(unseen_rank), h, cards_left)
+        key = (tuple(legal), ctx_key)
+        hit = self._plays.get(key)
+        if hit is not None:
+            return hit
+        # a card's value depends on its rank only: kept per (context, rank) for other hands
+        lays = self._lays
+        ctx = None
+        best = None
+        for a in legal:
+            r = RANK_LIST[a]
+            v = lays.get((ctx_key, r))
+            if v is None:
+                if ctx is None:
+                    ctx = max(1, sum(unseen_rank))
+                v = _lay_value(ranks, state.count, unseen_rank, ctx, h, cards_left, a, self.lowball)
+                if len(lays) >= _MEMO_MAX:
+                    lays.clear()
+                lays[(ctx_key, r)] = v
+            if best is None or (v, a) > best:
+                best = (v, a)
+        if len(self._plays) >= _MEMO_MAX:
+            self._plays.clear()
+        self._plays[key] = best[1]
+        return best[1]
+
+    def _discard_on_state(self, state, rng: np.random.Generator) -> int:
+        """``discard_ranking(view, rng)[0][1][0]`` (``discard_values`` then the best), with the
+        hand term cached per (hand, laid, seen) and the whole choice per (inputs, generator
+        state): a hit restores the generator to the state the computation left it in."""
+        seat = state.player
+        g = self.game
+        cards = sorted(state.hands[seat])
+        laid = [int(c) for c in state.laid_away[seat]]
+        known = [c for _, c in state.play_order]
+        if state.starter_cut:
+            known.append(state.starter_card)
+        todo = g.lay_away - len(laid)
+        dealer = g.teams[state.dealer] == g.teams[seat]
+        key = (tuple(cards), tuple(laid), tuple(known), todo)
+        base = self._keeps.get(key)
+        if base is None:
+            if len(self._keeps) >= _ARRAY_MEMO_MAX:
+                self._keeps.clear()
+            base = self._keeps[key] = self._keep_terms(cards, todo, laid, known)
+        unseen, aways, hand_ev, need, seen_key, own_keys = base
+        m = int(self.crib_samples) if self.crib_samples else 0
+        if not (m and need >= 0):
+            return self._best_away(hand_ev, [0.0] * len(aways), aways, dealer)
+        s = len(unseen)
+        # the generator's state names the draw: the search's rollout stream names it cheaply
+        # (stream_key, skip); any other generator by its bit generator's state
+        stream_key = getattr(rng, "stream_key", None)
+        named = stream_key() if stream_key is not None else None
+        bits = None
+        if named is not None:
+            stream = ("search", named)
+        else:
+            bits = rng.bit_generator
+            st = bits.state
+            inner = st["state"]
+            stream = (st["bit_generator"], inner.get("state"), inner.get("inc"), st.get("has_uint32"),
+                      st.get("uinteger"))
+        mkey = (key, dealer, stream)
+        hit = self._discards.get(mkey)
+        if hit is not None:
+            if bits is None:
+                rng.skip("random", (m, s))
+            else:
+                bits.state = hit[1]
+            return hit[0]
+        # the crib's random completions depend only on the unseen cards and the stream: the
+        # same for every lay-away that keeps the same cards seen (the candidates of one world)
+        fkey = (tuple(sorted(cards + laid)), seen_key, need, m, stream)
+        fills = self._fills.get(fkey)
+        if fills is None:
+            picks = np.argsort(rng.random((m, s)), axis=1)[:, :need + 1]
+            fill = unseen[picks]
+            # every own part of a crib that keeps these cards seen (each lay-away of each
+            # candidate of the world), scored in one call; a crib's score ignores the order
+            owns = list(combinations(sorted(cards + laid), 4 - need))
+            means = crib_scores(np.array(owns, dtype=np.int32).reshape(len(owns), 4 - need), fill
+                                ).sum(axis=1, dtype=np.float64) / m  # = .mean(axis=1): exact sums
+            fills = (bits.state if bits is not None else None, dict(zip(owns, means.tolist())))
+            if len(self._fills) >= _ARRAY_MEMO_MAX:
+                self._fills.clear()
+            self._fills[fkey] = fills
+        elif bits is None:
+            rng.skip("random", (m, s))
+        else:
+            bits.state = fills[0]
+        after, evs = fills
+        crib_ev = [evs[k] for k in own_keys]
+        choice = self._best_away(hand_ev, crib_ev, aways, dealer)
+        if len(self._discards) >= _MEMO_MAX:
+            self._discards.clear()
+        self._discards[mkey] = (choice, after)
+        return choice
+
+    @staticmethod
+    def _keep_terms(cards: list[int], discards: int, laid: list[int], known: list[int]) -> tuple:
+        """The deterministic part of ``discard_values``: the unseen cards, the lay-aways, the
+        hand term of each, the cards the crib still needs, the seen cards and each lay-away's own
+        crib cards (sorted)."""
+        seen = set(cards) | set(laid) | {int(c) for c in known}
+        unseen = np.array([c for c in range(52) if c not in seen], dtype=np.int32)
+        aways = list(combinations(sorted(cards), discards))
+        keeps = np.array([[c for c in cards if c not in away] for away in aways], dtype=np.int32)
+        # discard_values' score_hands_batch over keeps x unseen starters, broadcast: the same ints
+        hand_ev = show_scores(keeps, unseen[:, None], False).mean(axis=1)
+        need = 4 - discards - len(laid)
+        own_keys = [tuple(sorted(away + tuple(laid))) for away in aways]  # a crib's score ignores order
+        # as Python floats: the same doubles, cheaper arithmetic in _best_away
+        return unseen, aways, hand_ev.tolist(), need, tuple(sorted(seen)), own_keys
+
+    def _best_away(self, hand_ev, crib_ev, aways, dealer: bool) -> int:
+        sign = 1.0 if dealer else -1.0
+        values = [(h + sign * c, away) for h, c, away in zip(hand_ev, crib_ev, aways)]  # Python floats
+        if self.lowball:
+            values = [(-v, away) for v, away in values]
+        return int(max(values)[1][0])
 
     def explain(self, view: dict, legal: np.ndarray, action: int) -> str:
         phase = view["phase"]

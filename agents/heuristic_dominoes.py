@@ -55,9 +55,9 @@ class DominoesHeuristic(HeuristicBase):
         self._cache_plays = plays
         return lay
 
-    def _play_keys(self, view: dict, legal) -> list[tuple]:
+    def _play_keys(self, view: dict, legal, lay: Layout | None = None) -> list[tuple]:
         g = self.game
-        lay = self.layout_of(view)
+        lay = self.layout_of(view) if lay is None else lay
         hand = view["hand"]
         out = []
         for a in legal:
@@ -89,15 +89,15 @@ class DominoesHeuristic(HeuristicBase):
             return True
         return scores[forced] + g.max_announcement < g.target and scores[forced] <= scores[skipped]
 
-    def extra_or_stop(self, view: dict, legal) -> int:
+    def extra_or_stop(self, view: dict, legal, lay: Layout | None = None) -> int:
         """The extra play worth making, else STOP (see the module docstring)."""
         g = self.game
         plays = [a for a in legal if a != g.STOP]
-        (score, _, _), best = max(self._play_keys(view, plays))
+        (score, _, _), best = max(self._play_keys(view, plays, lay))
         if score > 0:
             return best
         tile, slot = g.decode_play(best)
-        c = self.layout_of(view).copy()
+        c = (self.layout_of(view) if lay is None else lay).copy()
         c.place(tile, slot)
         rest = [t for t in view["hand"] if t != tile]
         return best if any(TILE_BITS[t] & c.open_bits for t in rest) else g.STOP
@@ -116,6 +116,32 @@ class DominoesHeuristic(HeuristicBase):
         if int(legal[-1]) == g.STOP:
             return self.extra_or_stop(view, legal)
         return max(self._play_keys(view, legal))[1]
+
+    def act_on_state(self, state, rng: np.random.Generator) -> int:
+        """``choose`` on ``state.public_view(player)`` for search rollouts, from the state's
+        fields that view copies (its layout is the public one the view's plays rebuild, the
+        seat's hand, the scores, the tile counts, the announcement under review): the same
+        move without building the view or replaying the layout."""
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        legal.sort()  # the mask's order
+        g = self.game
+        first = legal[0]
+        if g.ANNOUNCE <= first <= g.ANNOUNCE + g.max_announcement:
+            return g.ANNOUNCE + g.score_table[state.layout.count]
+        if first in (g.ACCEPT, g.MUGGINS):
+            true = g.score_table[state.layout.count]
+            return g.MUGGINS if state.review[1] != true else g.ACCEPT
+        p = state.current_player()
+        if first == g.KNOCK:
+            view = {"seat": p, "tile_counts": [len(h) for h in state.hands], "teams": g.teams,
+                    "scores": state.scores}
+            return g.KNOCK if self.knocks(view) else g.DRAW
+        view = {"hand": state.hands[p]}
+        if legal[-1] == g.STOP:
+            return self.extra_or_stop(view, legal, state.layout)
+        return max(self._play_keys(view, legal, state.layout))[1]
 
     def explain(self, view: dict, legal: np.ndarray, action: int) -> str:
         g = self.game
@@ -160,14 +186,14 @@ class DominoesEvaluator:
         return mine - (sum(sc) - mine) / (len(sc) - 1)
 
     def start(self, state, player):
-        view = state.public_view(player)
-        return view["hand_number"], self._margin(view, player)
+        # the view's "hand_number", "scores" and "teams", read from the state (public fields)
+        return state.hand_no, self._margin({"scores": state.scores, "teams": state.game.teams}, player)
 
     def stop(self, state, player, marker) -> bool:
-        return state.public_view(player)["hand_number"] != marker[0]
+        return state.hand_no != marker[0]
 
     def value(self, state, player, marker) -> float:
-        v = (self._margin(state.public_view(player), player) - marker[1]) / self.target
+        v = (self._margin({"scores": state.scores, "teams": state.game.teams}, player) - marker[1]) / self.target
         if state.is_terminal():
             v += float(state.returns()[player])
         return v

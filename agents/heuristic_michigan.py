@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..games.michigan import FOLLOW
 from ..kernel.cards import format_card, parse_card
 from .base import HeuristicBase
 
@@ -80,6 +81,20 @@ class MichiganHeuristic(HeuristicBase):
     def choose(self, view: dict, legal: np.ndarray, rng: np.random.Generator) -> int:
         return max(self._values(view, legal))[2]
 
+    def act_on_state(self, state, rng: np.random.Generator) -> int:
+        """``choose`` on ``state.public_view(player)`` for search rollouts, with only the view's
+        fields ``choose`` reads (hand, played, known widow cards, widow count, boodle layout)."""
+        if state.phase == FOLLOW:  # following is forced: the next card of the sequence
+            return int(state.need)
+        legal = state.legal_actions()  # the mask's actions (no mask built)
+        if len(legal) == 1:
+            return int(legal[0])
+        legal.sort()
+        p = state.current_player()
+        view = {"hand": state.hand_cards(p), "played": state.played, "known_widow": state.known_widow_cards(),
+                "widow_count": state.widow_count, "layout": state.layout()}
+        return max(self._values(view, legal))[2]
+
     def explain(self, view: dict, legal: np.ndarray, action: int) -> str:
         if len(legal) == 1:
             return "it is the only card that may be played"
@@ -106,15 +121,18 @@ class MichiganEvaluator:
         b = view["balances"]
         return b[player] - (sum(b) - b[player]) / (len(b) - 1)
 
+    @staticmethod
+    def _hand_number(state) -> int:
+        return min(state.hands_played + 1, state.game.num_hands)  # the view's "hand_number"
+
     def start(self, state, player):
-        view = state.public_view(player)
-        return view["hand_number"], self._margin(view, player)
+        return self._hand_number(state), self._margin({"balances": state.balances}, player)
 
     def stop(self, state, player, marker) -> bool:
-        return state.public_view(player)["hand_number"] != marker[0]
+        return min(state.hands_played + 1, state.game.num_hands) != marker[0]
 
     def value(self, state, player, marker) -> float:
-        v = self._margin(state.public_view(player), player) - marker[1]
+        v = self._margin({"balances": state.balances}, player) - marker[1]
         if self.win_reward and state.is_terminal():
             v += 10.0 * float(state.returns()[player])
         return v

@@ -22,6 +22,32 @@ It never sees the true state: only the observation, the mask and the readable vi
 determinised states from the sampler. Options (spec ``search:N`` or ``make_agent`` kwargs):
 ``budget`` (N, default 200), ``max_candidates`` (default 6), ``z`` (default 1.0),
 ``horizon`` (decisions per rollout, default per game).
+
+Policy-guided search (spec ``search:N,policy=<agent spec>[,rollout=policy|heuristic]
+[,prior=heuristic|policy]``, ``make_agent`` kwargs ``policy``, ``rollout``, ``prior``): the
+policy is any agent spec that plays from observations (``zoo:...``, ``ppo:...``, ``rllib:...``,
+``heuristic``, ``random``; not ``search``), built for the same game and options.
+- ``rollout=policy`` (the default once a policy is given): the policy plays every seat in the
+  rollouts, from each rollout state's ``observation(seat)``, ``legal_actions_mask()`` and, for
+  a policy that reads the view (derived features), ``public_view(seat)``: exactly what that
+  seat would get at the table, never the determinised state itself. ``rollout=heuristic``
+  keeps the heuristic's rollouts.
+- ``prior=policy``: the candidates are the policy's ``max_candidates`` most probable legal
+  moves (a trained policy's masked softmax; the heuristic's own ranking when the policy is
+  ``heuristic``) and the move kept without evidence is the policy's; ``prior=heuristic`` (the
+  default) keeps the heuristic's candidates and default move.
+Without ``policy`` the agent is exactly the plain ``search:N``.
+
+Speed (exactly the decisions and values of the plain loop, ``benchmarks/search_reference.py``
+keeps it; ``benchmarks/bench_search.py`` times both, ``tests/test_search_fast.py`` compares
+them): each world's two random streams (the rollouts' ``default_rng(seed)`` and the world's
+later chance) are one reused generator each, seeded at most once per world (by
+``pcg64_seeded_state``, numpy's seeding without its overhead) and only if a rollout draws; the
+first rollout's draws are recorded and replayed to the others (``_Stream``); the last candidate
+is played out on the world itself (no clone); the heuristics' ``act_on_state`` read the rollout
+state's fields that ``public_view`` would copy instead of building the view at every step, and
+keep what rollouts recompute (the cribbage play and lay-away values, the show counts); the
+evaluators read the same fields from the state.
 """
 
 from __future__ import annotations
@@ -31,6 +57,12 @@ from typing import Any
 import numpy as np
 
 from .base import legal_of, player_view, state_sampler
+
+#: values of the search settings that name a choice
+ROLLOUTS = ("heuristic", "policy")
+PRIORS = ("heuristic", "policy")
+#: agent kinds that may guide the search
+POLICY_KINDS = ("zoo", "ppo", "rllib", "heuristic", "random")
 
 
 class Evaluator:
@@ -48,14 +80,227 @@ class Evaluator:
         return float(state.returns()[player])
 
 
+def _policy_scores(policy: Any, observation, mask: np.ndarray, view: dict) -> np.ndarray | None:
+    """The policy's probability of every action (None when it has none: not a trained policy)."""
+    net = getattr(policy, "policy", None)
+    if net is None or not hasattr(net, "probabilities"):
+        return None
+    obs = observation
+    features = getattr(policy, "features", None)
+    if features is not None:
+        obs = np.concatenate([obs, features(view, mask)])
+    return np.asarray(net.probabilities(obs, mask), dtype=np.float64).reshape(-1)
+
+
+# -- np.random.PCG64(seed).state without numpy's SeedSequence machinery ------------------------------
+# The search seeds two streams per world; numpy spends ~20 us building a SeedSequence each time.
+# This is the same computation (SeedSequence's hash mixing of the seed's 32-bit words into a
+# pool of 4, its generate_state(4, uint64), then PCG64's set_seed: two steps of the 128-bit
+# LCG), for seeds below 2**64 (tests/test_search_fast.py checks it against numpy).
+_M32 = 0xFFFFFFFF
+_M128 = (1 << 128) - 1
+_PCG_MULT = 0x2360ED051FC65DA44385DF649FCCF645
+
+
+def _hash_consts(init: int, mult: int, n: int) -> list[int]:
+    out = [init]
+    for _ in range(n):
+        out.append((out[-1] * mult) & _M32)
+    return out
+
+
+_HASH_A = _hash_consts(0x43B0D7E5, 0x931E8875, 16)  # SeedSequence's INIT_A, MULT_A
+_HASH_B = _hash_consts(0x8B51F9DD, 0x58F38DED, 8)  # INIT_B, MULT_B
+_MIX_L, _MIX_R = 0xCA01F9DD, 0x4973F715
+
+
+def pcg64_seeded_state(seed: int) -> dict:
+    """``np.random.PCG64(seed).state`` (numpy's own for seeds outside 0 .. 2**64 - 1)."""
+    if seed < 0 or seed >> 64:
+        return np.random.PCG64(seed).state
+    lo, hi = seed & _M32, seed >> 32
+    words = (lo, hi) if hi else (lo,)
+    ha = _HASH_A
+    pool = []
+    for i in range(4):
+        v = ((words[i] if i < len(words) else 0) ^ ha[i]) * ha[i + 1] & _M32
+        pool.append(v ^ v >> 16)
+    k = 4
+    for src in range(4):
+        for dst in range(4):
+            if src != dst:
+                v = (pool[src] ^ ha[k]) * ha[k + 1] & _M32
+                k += 1
+                v ^= v >> 16
+                r = (_MIX_L * pool[dst] - _MIX_R * v) & _M32
+                pool[dst] = r ^ r >> 16
+    hb = _HASH_B
+    out = []
+    for i in range(8):
+        v = (pool[i & 3] ^ hb[i]) * hb[i + 1] & _M32
+        out.append(v ^ v >> 16)
+    initstate = (out[0] | out[1] << 32) << 64 | (out[2] | out[3] << 32)
+    inc = ((out[4] | out[5] << 32) << 65 | (out[6] | out[7] << 32) << 1 | 1) & _M128
+    state = ((inc + initstate) * _PCG_MULT + inc) & _M128
+    return {"bit_generator": "PCG64", "state": {"state": state, "inc": inc}, "has_uint32": 0, "uinteger": 0}
+
+
+_PLAIN = (int, float, str, bool, type(None))
+
+
+def _plain(args: tuple) -> bool:
+    """Arguments that compare by value (recorded draws are matched by them)."""
+    for x in args:
+        t = type(x)
+        if t in _PLAIN or (t is tuple and _plain(x)):
+            continue
+        return False
+    return True
+
+
+class _Stream:
+    """``np.random.default_rng(seed)`` afresh for every rollout of a world, for the price of one
+    generator: seeded the first time a rollout of the world draws from it (many never do).
+    The first rollout's draws are recorded (method, arguments, result, state after); a later
+    rollout of the world that makes the same draws in the same order gets copies of the same
+    results without drawing, and the first draw that differs, or any other use of the
+    generator (its ``bit_generator``, ...), restores the generator to the state the recorded
+    draws before it left and plays live from there. Either way a rollout sees exactly the
+    stream of a generator seeded with ``seed``."""
+
+    __slots__ = ("_bits", "_epoch", "_gen", "_log", "_pos", "_seed", "_state", "_synced")
+
+    _worlds = 0  # every world of every stream gets its own epoch (stream_key never repeats)
+
+    def __init__(self) -> None:
+        self._bits = np.random.PCG64(0)
+        self._gen = np.random.Generator(self._bits)
+        self.world(0)
+        self.rollout()
+
+    def world(self, seed: int) -> None:
+        self._seed, self._state, self._log = seed, None, []
+        _Stream._worlds += 1
+        self._epoch = _Stream._worlds
+
+    def stream_key(self) -> tuple | None:
+        """A hashable name of the generator's state, cheap, while the rollout replays or records
+        the world's draws (the same key means the same state); None once it plays live."""
+        return (self._epoch, self._pos) if self._pos >= 0 else None
+
+    def skip(self, name: str, *args: Any) -> None:
+        """Move past the draw ``name(*args)`` without its result, for a caller that kept what
+        it computed from it (under ``stream_key()``): as if it had drawn it."""
+        pos = self._pos
+        if 0 <= pos < len(self._log) and self._log[pos][0] == name and self._log[pos][1] == args:
+            self._pos, self._synced = pos + 1, False
+        else:
+            getattr(self, name)(*args)
+
+    def rollout(self) -> _Stream:
+        self._pos, self._synced = 0, False
+        return self
+
+    def _sync(self) -> None:
+        """The generator to the state after the first ``_pos`` recorded draws."""
+        if self._pos:
+            self._bits.state = self._log[self._pos - 1][3]
+        else:
+            if self._state is None:
+                self._state = pcg64_seeded_state(self._seed)
+            self._bits.state = self._state
+        self._synced = True
+
+    def _live(self) -> np.random.Generator:
+        if not self._synced:
+            self._sync()
+        self._pos = -1  # no more replay or recording in this rollout
+        return self._gen
+
+    def random(self, *args: Any, **kwargs: Any) -> Any:
+        return self._draw("random", args, kwargs)
+
+    def integers(self, *args: Any, **kwargs: Any) -> Any:
+        return self._draw("integers", args, kwargs)
+
+    def permutation(self, *args: Any, **kwargs: Any) -> Any:
+        return self._draw("permutation", args, kwargs)
+
+    def choice(self, *args: Any, **kwargs: Any) -> Any:
+        return self._draw("choice", args, kwargs)
+
+    def _draw(self, name: str, args: tuple, kwargs: dict) -> Any:
+        pos = self._pos
+        if pos < 0 or kwargs or not _plain(args):
+            return getattr(self._live(), name)(*args, **kwargs)
+        log = self._log
+        if pos < len(log):
+            rec = log[pos]
+            if rec[0] == name and rec[1] == args:
+                self._pos, self._synced = pos + 1, False
+                out = rec[2]
+                return out.copy() if isinstance(out, np.ndarray) else out
+            return getattr(self._live(), name)(*args)
+        if not self._synced:
+            self._sync()
+        out = getattr(self._gen, name)(*args)
+        log.append((name, args, out.copy() if isinstance(out, np.ndarray) else out, self._bits.state))
+        self._pos = pos + 1
+        return out
+
+    def __getattr__(self, name: str) -> Any:  # anything but the replayed draws: played live
+        if name.startswith("_"):  # (an unset slot while copying or unpickling: not the generator's)
+            raise AttributeError(name)
+        return getattr(self._live(), name)
+
+
+class _RolloutPolicy:
+    """A policy agent playing a rollout state's seat from what that seat may know."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.needs_view = bool(getattr(agent, "needs_info", True))
+
+    def act_on_state(self, state: Any, rng: np.random.Generator) -> int:
+        mask = state.legal_actions_mask()
+        legal = mask.nonzero()[0]
+        if len(legal) == 1:
+            return int(legal[0])
+        p = state.current_player()
+        view = state.public_view(p) if self.needs_view else None
+        info = {"view": view, "action_mask": mask, "seat": p} if view is not None else None
+        a = int(self.agent.act(state.observation(p), mask.copy(), rng, info))
+        if not 0 <= a < len(mask) or not mask[a]:  # a policy must never make an illegal move
+            raise AssertionError(f"rollout policy {getattr(self.agent, 'name', self.agent)!r} chose illegal "
+                                 f"action {a}; legal {legal.tolist()}")
+        return a
+
+
 class SearchAgent:
     needs_info = True
     needs_sampler = True
 
     def __init__(self, game: Any, heuristic: Any, evaluator: Evaluator | None = None, budget: int = 200,
-                 max_candidates: int = 6, z: float = 1.0, horizon: int | None = None) -> None:
+                 max_candidates: int = 6, z: float = 1.0, horizon: int | None = None,
+                 policy: Any = None, rollout: str | None = None, prior: str = "heuristic",
+                 policy_spec: str | None = None) -> None:
         if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 1:
             raise ValueError(f"search budget={budget!r} is not allowed: rollouts per decision, an int >= 1")
+        if rollout is None:
+            rollout = "policy" if policy is not None else "heuristic"
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"search rollout={rollout!r} is not allowed; allowed: {', '.join(ROLLOUTS)}")
+        if prior not in PRIORS:
+            raise ValueError(f"search prior={prior!r} is not allowed; allowed: {', '.join(PRIORS)}")
+        if policy is None and (rollout == "policy" or prior == "policy"):
+            raise ValueError(f"search rollout={rollout!r}, prior={prior!r}: a policy is needed for "
+                             "'policy' (give policy=<agent spec>, e.g. policy=zoo:cribbage_v0)")
+        if policy is not None and not hasattr(policy, "act"):
+            raise ValueError(f"search policy={policy!r} is not an agent (it has no act method)")
+        if prior == "policy" and not (hasattr(getattr(policy, "policy", None), "probabilities")
+                                      or hasattr(policy, "candidates")):
+            raise ValueError(f"search prior=policy needs a policy that ranks moves (zoo:, ppo:, rllib: or "
+                             f"heuristic); {policy_spec or getattr(policy, 'name', policy)!r} does not")
         self.game = game
         self.heuristic = heuristic
         self.evaluator = evaluator or Evaluator()
@@ -63,11 +308,48 @@ class SearchAgent:
         self.max_candidates = max(1, int(max_candidates))
         self.z = float(z)
         self.horizon = horizon if horizon is not None else self.evaluator.horizon
-        self.name = f"search:{self.budget}"
+        self.policy = policy
+        self.rollout = rollout
+        self.prior = prior
+        name = f"search:{self.budget}"
+        if policy is not None:
+            pname = policy_spec or getattr(policy, "name", type(policy).__name__)
+            name += f",policy={pname}"
+            if rollout != "policy":
+                name += f",rollout={rollout}"
+            if prior != "heuristic":
+                name += f",prior={prior}"
+        self.name = name
+        self._roller = _RolloutPolicy(policy) if rollout == "policy" else heuristic
+        self._streams = (_Stream(), _Stream())
         self.last_values: dict[int, float] = {}
 
     def reset(self) -> None:
         self.last_values = {}
+        reset = getattr(self.policy, "reset", None)
+        if callable(reset):
+            reset()
+
+    # -- the candidates ---------------------------------------------------------------------------
+    def _heuristic_candidates(self, observation, action_mask, rng, info, view, legal) -> tuple[int, list | None]:
+        default = int(self.heuristic.act(observation, action_mask, rng, info))
+        cands = None
+        if hasattr(self.heuristic, "candidates"):
+            cands = [int(a) for a in self.heuristic.candidates(view, legal, self.max_candidates)]
+        return default, cands
+
+    def _policy_candidates(self, observation, action_mask, rng, info, view, legal) -> tuple[int, list | None]:
+        policy = self.policy
+        probs = _policy_scores(policy, observation, action_mask, view)
+        if probs is not None:
+            order = sorted((int(a) for a in legal), key=lambda a: (-probs[a], a))
+            default = int(policy.act(observation, action_mask, rng, info))
+            return default, order[: self.max_candidates]
+        if hasattr(policy, "candidates"):  # a heuristic as the policy: its own ranking
+            default = int(policy.act(observation, action_mask, rng, info))
+            return default, [int(a) for a in policy.candidates(view, legal, self.max_candidates)]
+        raise ValueError(f"search prior=policy needs a policy that ranks moves (zoo:, ppo:, rllib: or "
+                         f"heuristic); {getattr(policy, 'name', policy)!r} does not")
 
     def act(self, observation, action_mask, rng, info=None) -> int:
         self.last_values = {}  # filled only when two or more candidates were weighed
@@ -80,27 +362,35 @@ class SearchAgent:
                              "state.resample_hidden(player, rng)); play it through muggins_env.eval "
                              "or give the sampler in info")
         view = player_view(info)
-        default = int(self.heuristic.act(observation, action_mask, rng, info))
-        cands = None
-        if hasattr(self.heuristic, "candidates"):
-            cands = [int(a) for a in self.heuristic.candidates(view, legal, self.max_candidates)]
+        pick = self._policy_candidates if self.prior == "policy" else self._heuristic_candidates
+        default, cands = pick(observation, action_mask, rng, info, view, legal)
         if not cands:
             cands = [int(a) for a in legal]
         if default not in cands:
             cands = [default] + cands[: self.max_candidates - 1]
         if len(cands) == 1:
             return cands[0]
-        worlds = max(1, self.budget // len(cands))
-        values = np.zeros((worlds, len(cands)))
+        k = len(cands)
+        worlds = max(1, self.budget // k)
+        values = np.zeros((worlds, k))
+        rollout = self._rollout
+        last = k - 1
+        # the rollouts' generators: default_rng(seed) per rollout and the world's stream (its
+        # later chance) per rollout state, each seeded once per world and only if drawn from
+        stream, world_stream = self._streams
         for w in range(worlds):
             world = sampler(rng)
-            if hasattr(world, "rng"):  # later chance (next deals) is unknown too: never the true stream
-                world.rng = np.random.default_rng(int(rng.integers(2**62)))
+            has_rng = hasattr(type(world), "rng") or hasattr(world, "rng")  # (not building a lazy one)
+            if has_rng:  # later chance (next deals) is unknown too: never the true stream
+                world_stream.world(int(rng.integers(2**62)))
             player = world.current_player()
-            seed = int(rng.integers(2**62))
+            stream.world(int(rng.integers(2**62)))
+            row = values[w]
             for j, a in enumerate(cands):
-                s = world.clone()
-                values[w, j] = self._rollout(s, a, player, np.random.default_rng(seed))
+                s = world if j == last else world.clone()  # the last candidate may use the world itself
+                if has_rng:
+                    s.rng = world_stream.rollout()
+                row[j] = rollout(s, a, player, stream.rollout())
         means = values.mean(axis=0)
         self.last_values = dict(zip(cands, means.tolist()))
         best = int(np.argmax(means))
@@ -115,17 +405,27 @@ class SearchAgent:
         ev = self.evaluator
         marker = ev.start(state, player)
         state.apply(action)
-        steps = 0
+        act = self._roller.act_on_state
+        apply = state.apply
+        stop = ev.stop
+        is_terminal = state.is_terminal
         horizon = self.horizon
-        h = self.heuristic
-        while not state.is_terminal():
-            if horizon is not None and steps >= horizon:
-                break
-            if ev.stop(state, player, marker):
-                break
-            state.apply(h.act_on_state(state, rng))
-            steps += 1
+        if horizon is None:
+            while not is_terminal():
+                if stop(state, player, marker):
+                    break
+                apply(act(state, rng))
+        else:
+            steps = 0
+            while not is_terminal():
+                if steps >= horizon:
+                    break
+                if stop(state, player, marker):
+                    break
+                apply(act(state, rng))
+                steps += 1
         return ev.value(state, player, marker)
 
     def __repr__(self) -> str:
-        return f"SearchAgent(budget={self.budget}, max_candidates={self.max_candidates}, z={self.z})"
+        extra = f", policy={self.name.partition(',policy=')[2]!r}" if self.policy is not None else ""
+        return f"SearchAgent(budget={self.budget}, max_candidates={self.max_candidates}, z={self.z}{extra})"

@@ -71,6 +71,15 @@ _RESPOND_MASK[MUGGINS + 1:MUGGINS + MAX_COUNT + 1] = 1
 _ANNOUNCE_MASK.flags.writeable = _RESPOND_MASK.flags.writeable = False  # returned as they are
 
 
+#: (the 4 cards, starter, crib) -> (the breakdown's items, its total): search rollouts repeat shows
+_BREAKDOWNS: dict[tuple, tuple] = {}
+_BREAKDOWNS_MAX = 1 << 16
+#: (the series' ranks..., count) -> the points of its last card (the play of rollouts repeats them)
+_PLAY_POINTS: dict[tuple, int] = {}
+#: a breakdown's parts -> the parts scaled by their maxima (few: every breakdown a show can have)
+_SCALED_PARTS: dict[tuple, tuple] = {}
+
+
 class CribbageGame(Game):
     FACTS = FACTS
     OPTIONS: ClassVar[Mapping[str, Option]] = {
@@ -97,6 +106,8 @@ class CribbageGame(Game):
         self.num_actions = NUM_ACTIONS
         self.hand_size, self.lay_away = DEAL[n]
         self.teams = [team_of(s, n, self.partnerships) for s in range(n)]
+        #: the responders to each seat's count (copied into every review)
+        self.responders = [tuple(opponents_clockwise(s, n, self.partnerships)) for s in range(n)]
         sizes = {
             "hand": 52,  # cards held (dealt and not yet laid away or played)
             "crib_discards": 52,  # own cards laid away to the crib
@@ -173,6 +184,19 @@ class CribbageState(State):
             self._deal(None)
         else:
             self._deal(self._parse_deal(deal))
+
+    #: a seed for ``default_rng`` when the generator is built on first use (``resample_hidden``)
+    _rng_seed: int | None = None
+
+    @property
+    def rng(self) -> np.random.Generator:
+        if self._rng is None and self._rng_seed is not None:
+            self._rng, self._rng_seed = np.random.default_rng(self._rng_seed), None
+        return State.rng.fget(self)
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng, self._rng_state, self._rng_seed = value, None, None
 
     # -- dealing -------------------------------------------------------------------------------------
     def _parse_deal(self, deal: Mapping) -> dict:
@@ -421,7 +445,12 @@ class CribbageState(State):
         self.series_ranks.append(RANK_LIST[action])
         self.count += VALUE[action]
         self.last_player = seat
-        points = play_points_fast(self.series_ranks, self.count)
+        key = (*self.series_ranks, self.count)
+        points = _PLAY_POINTS.get(key)
+        if points is None:
+            if len(_PLAY_POINTS) >= _BREAKDOWNS_MAX:
+                _PLAY_POINTS.clear()
+            points = _PLAY_POINTS[key] = play_points_fast(self.series_ranks, self.count)
         if points and self._peg(seat, points):
             return
         if not any(self.hands):  # the very last card of the play
@@ -486,8 +515,15 @@ class CribbageState(State):
         while self.show_queue:
             seat, is_crib = self.show_queue.pop(0)
             cards = sorted(self.crib) if is_crib else self.kept[seat]
-            breakdown = fast_breakdown(cards, self.starter_card, is_crib)  # shown once settled
-            true = sum(breakdown.values())
+            key = (*cards, self.starter_card, is_crib)
+            hit = _BREAKDOWNS.get(key)
+            if hit is None:
+                if len(_BREAKDOWNS) >= _BREAKDOWNS_MAX:
+                    _BREAKDOWNS.clear()
+                parts = fast_breakdown(cards, self.starter_card, is_crib)
+                hit = _BREAKDOWNS[key] = (tuple(parts.items()), sum(parts.values()))
+            breakdown = dict(hit[0])  # shown once settled
+            true = hit[1]
             self.review = {"counter": seat, "is_crib": is_crib, "cards": cards, "true": true,
                            "announced": None, "responders": [], "asked": 0, "breakdown": breakdown}
             if self.game.muggins:
@@ -513,20 +549,20 @@ class CribbageState(State):
             self._end(side)
             self._settled("reached the target")
             return
-        rv["responders"] = opponents_clockwise(seat, self.n, self.game.partnerships)
+        rv["responders"] = list(self.game.responders[seat])
         rv["asked"] = 0
         self.phase = RESPOND
 
     def _respond(self, action: int) -> None:
         rv = self.review
-        counter, claimer = rv["counter"], self.current_player()
-        teams = self.game.teams
         if action == ACCEPT:
             rv["asked"] += 1
             if rv["asked"] < len(rv["responders"]):
                 return
             self._after_count("all accepted")
             return
+        counter, claimer = rv["counter"], self.current_player()
+        teams = self.game.teams
         rv["claimer"] = claimer
         announced, true = rv["announced"], rv["true"]
         if action == OVERCOUNT:
@@ -571,8 +607,11 @@ class CribbageState(State):
         rv = self.review
         rv["outcome"] = outcome
         # what every observation shows of it from now on: total, announcement, scaled parts
-        rv["obs_values"] = (rv["true"] / MAX_COUNT, rv["announced"] / MAX_COUNT,
-                            [v / m for v, m in zip(rv["breakdown"].values(), PART_MAX)])
+        parts = tuple(rv["breakdown"].values())
+        scaled = _SCALED_PARTS.get(parts)
+        if scaled is None:
+            scaled = _SCALED_PARTS[parts] = tuple(v / m for v, m in zip(parts, PART_MAX))
+        rv["obs_values"] = (rv["true"] / MAX_COUNT, rv["announced"] / MAX_COUNT, list(scaled))
         self.shown.append(rv)
         self.review = None
 
@@ -827,7 +866,8 @@ class CribbageState(State):
         (the true next deals are not known either). Counts stay; everything played, shown or
         held by the player stays."""
         c = self.clone()
-        c.rng = np.random.default_rng(int(rng.integers(2**63)))
+        # default_rng(seed), built when first used (a search gives its worlds its own stream)
+        c._rng, c._rng_state, c._rng_seed = None, None, int(rng.integers(2**63))
         crib_face_up = any(rv["is_crib"] for rv in self.shown) or (
             self.review is not None and self.review["is_crib"])
         known = set(self.hands[player]) | set(self.laid_away[player])

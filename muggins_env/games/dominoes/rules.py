@@ -455,7 +455,9 @@ class DominoesState(State):
         return mask.copy()
 
     def apply(self, action: int) -> None:
-        a = self.check_legal(action)
+        # the shared guard for a plain legal int without building the mask; anything else (and
+        # every illegal move) goes to check_legal and its clear error
+        a = action if type(action) is int and not self.over and action in self._legal else self.check_legal(action)
         self._mask = None
         g = self.game
         before = self.scores[:]
