@@ -56,10 +56,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def list_agents() -> int:
-    from muggins_env.agents import AGENT_KINDS
+    from muggins_env.agents import AGENT_KINDS, SEARCH_SPEC_HELP
     from muggins_env.agents.zoo import list_models, model_card
 
     print("agent kinds: " + ", ".join(AGENT_KINDS))
+    print("search settings:")
+    print("\n".join("  " + line for line in SEARCH_SPEC_HELP.splitlines()))
     print("zoo models (spec zoo:<name>):")
     for name in list_models():
         card = model_card(name)
