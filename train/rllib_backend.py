@@ -147,7 +147,9 @@ def _log_iteration(writer: Any, result: dict, by_kind: dict[str, list[float]], s
     for kind, rets in by_kind.items():
         if rets:
             writer.add_scalar(f"vs_{kind}/mean_return", float(np.mean(rets)), step)
-            writer.add_scalar(f"vs_{kind}/win_rate", float(np.mean(np.array(rets) > 0)), step)
+            # RLlib's episodes carry the learner's return only, not every seat's: this is the share
+            # of games it ended ahead, named for what it is (SB3's vs_<kind>/win_rate is the win share)
+            writer.add_scalar(f"vs_{kind}/positive_return_rate", float(np.mean(np.array(rets) > 0)), step)
     writer.flush()
 
 
