@@ -69,3 +69,15 @@ def test_rounds_run_grow_their_labels_and_resume(tmp_path, capsys):
         assert curve[k]["new_labels"] >= 60 and curve[k]["labels"] == curve[k - 1]["labels"] + curve[k]["new_labels"]
     assert (out / "round_0" / "model.npz").stat().st_mtime_ns == before  # kept, not retrained
     assert "round 0: kept" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("game", ["cribbage_v0", "michigan_v0"])
+def test_the_other_exit_presets_run_a_round(tmp_path, game):
+    from muggins_env.train.expert_iteration import run
+
+    cfg = load_config(game=game, preset="exit", overrides={
+        "pretrain": {"first_decisions": 200, "decisions": 30, "epochs": 1, "workers": 1}, "ppo": {"net_arch": [16]},
+        "expert_iteration": {"rounds": 1, "search": 2, "decisions": 30, "eval_deals": 1}})
+    rows = run(cfg, tmp_path / "exit", log=lambda *_: None, workers=1)
+    assert len(rows) == 1 and rows[0]["teacher"] == "search:2" and rows[0]["labels"] >= 30
+    assert rows[0]["vs_heuristic"]["deals"] == 1 and (tmp_path / "exit" / "round_0" / "model.npz").is_file()
