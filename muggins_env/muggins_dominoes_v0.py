@@ -19,7 +19,8 @@ preset of them (table under Options).
 
 ## Actions (a contract per configuration)
 `num_slots` = 3 (`spinners="none"`), 5 (`first`, `sniff`), `2 * set_max + 5` (`every`);
-`num_tiles` = 28, 55, 91, 136 for `set_max` 6, 9, 12, 15; `max_announcement` = M below.
+`num_tiles` = 28, 55, 91, 136 for `set_max` 6, 9, 12, 15 (6, 10 for the research sizes 2, 3);
+`max_announcement` = M below.
 
 | index | meaning |
 |---|---|
@@ -101,7 +102,7 @@ With `episode="hand"` the side with the highest score after the hand wins (a tie
 | `knocking` | False | True with 3-4 players (2 players: an error) |
 | `extra_play` | False | True |
 | `win_bonus` | `"pips"` (1 in `fives_1863`) | `"pips"` (§2.5; in `primes` scoring the opponents' heaviest tile rounded to the nearest prime), or an int ≥ 0: the points the side that dominoes, or has the lowest total in a blocked hand, scores |
-| `set_max` | 6 | 6, 9, 12, 15 |
+| `set_max` | 6 | 6, 9, 12, 15; 2, 3 (research sizes, for the OpenSpiel bridge; line layouts, `spinners="none"`, only) |
 | `hand_size` | 7 (2–3 players), 5 (4) | int ≥ 1 with `num_players * hand_size + boneyard_reserve ≤ num_tiles` |
 | `boneyard_reserve` | 0 | int ≥ 0: tiles left in the boneyard that may not be drawn |
 | `muggins` | `"forfeit"` (`"off"` in `fives_1863`) | `"forfeit"` (a founded call voids the play's score), `"claim"` (the caller also scores the true score), `"off"` (scores credited automatically, no announcement) |

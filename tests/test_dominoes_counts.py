@@ -99,7 +99,7 @@ def search(spinners: str, set_max: int, distinct: bool) -> dict[int, list[int]]:
     return found
 
 
-CASES = [("none", 6), ("none", 9)]
+CASES = [("none", 6), ("none", 9), ("none", 2), ("none", 3)]  # 2, 3: the research sizes (line only)
 
 
 @pytest.mark.parametrize("spinners,set_max", CASES)
@@ -113,7 +113,7 @@ def test_reachable_counts_are_exactly_the_counts_of_real_layouts(spinners, set_m
         assert len(set(path)) == len(path)
 
 
-@pytest.mark.parametrize("set_max", [6, 9, 12, 15])
+@pytest.mark.parametrize("set_max", [2, 3, 6, 9, 12, 15])
 def test_line_counts_are_two_ends_each_a_pip_or_a_crosswise_double(set_max):
     """Independent of the search: a line count is the sum of two ends, each a pip 0..set_max
     or a crosswise double 2d, the two doubles different."""
@@ -263,3 +263,12 @@ def test_the_tree_model_counts_like_the_game(set_max):
             e.step(a)
             assert e.kernel_state.layout.count == tree_count(nodes)
             assert e.kernel_state.layout.count <= EVERY_DOUBLE_MAX_COUNT[set_max]
+
+
+def test_the_research_sets_are_lines_only():
+    """set_max 2 and 3 (research sizes, the OpenSpiel bridge) with the line, whose counts are exact
+    for any set (above); the spinner layouts' bounds assume a double-6 or larger, so they refuse."""
+    game = DominoesGame(set_max=2, hand_size=2)
+    assert (game.num_tiles, game.max_announcement) == (6, 5)  # a line of double-2 counts at most 2-2 + 2 = 6
+    with pytest.raises(ValueError, match=r"option set_max=3 needs spinners='none' \(a line\), got spinners='first'"):
+        DominoesGame(set_max=3, variant="all_fives", hand_size=3)

@@ -150,6 +150,7 @@ def test_a_stream_is_a_fresh_seeded_generator_in_every_rollout():
 
 def test_show_scores_is_the_batch_scorer():
     from muggins_env.agents.heuristic_cribbage import show_scores
+
     from muggins_env.games.cribbage.scoring import score_hands_batch
 
     rng = np.random.default_rng(3)

@@ -64,7 +64,9 @@ PHASE_NAMES = ("play", "announce", "respond", "over")
 NO_EXTRA, EXTRA_EARNED, EXTRA_OFFERED = 0, 1, 2
 EXTRA_NAMES = ("none", "earned", "offered")
 
-SET_MAXES = (6, 9, 12, 15)
+#: double-2 and double-3 are research sizes (small enough for exact exploitability through the
+#: OpenSpiel bridge, ``muggins_env.openspiel``); 6 is the default
+SET_MAXES = (2, 3, 6, 9, 12, 15)
 #: bit mask of the halves of every tile (bit p set when the tile has a p half)
 TILE_BITS = [(1 << hi) | (1 << lo) for hi, lo in HALVES]
 PIPS = [hi + lo for hi, lo in HALVES]
@@ -124,7 +126,7 @@ class DominoesGame(Game):
         "extra_play": Option(False, allowed=(False, True), doc="one more tile after a double or a score (§2.8)"),
         "win_bonus": Option(lambda o: _preset(o).win_bonus, check=_win_bonus,
                             doc="end-of-hand score: 'pips' (§2.5) or that many points to the winner"),
-        "set_max": Option(6, allowed=SET_MAXES, doc="double-6, 9, 12 or 15 set"),
+        "set_max": Option(6, allowed=SET_MAXES, doc="double-6, 9, 12 or 15 set (2 or 3, research sizes: with spinners='none' only)"),
         "hand_size": Option(_default_hand_size, check=int_range(1, 136),
                             doc="tiles dealt to each player (7 with 2-3 players, 5 with 4)"),
         "boneyard_reserve": Option(0, check=int_range(0, 136), doc="tiles that may never be drawn"),
@@ -160,6 +162,11 @@ class DominoesGame(Game):
         wb = o["win_bonus"]
         self.win_bonus = wb if wb == "pips" else int(wb)
         self.set_max = s = o["set_max"]
+        if s < 6 and self.variant.spinners != "none":
+            # the count bounds (layout.reachable_counts) assume 7+ doubles; the line's are exact for any set
+            raise ValueError(f"option set_max={s} needs spinners='none' (a line), got spinners="
+                             f"{self.variant.spinners!r}; allowed: set_max 2 or 3 with spinners='none', "
+                             "6, 9, 12 or 15 with any layout")
         self.num_tiles = t = num_tiles(s)
         self.hand_size = o["hand_size"]
         self.reserve = o["boneyard_reserve"]
