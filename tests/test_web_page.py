@@ -61,18 +61,14 @@ def test_the_prompt_fits_the_decision_and_the_play_shows_its_series(server, brow
         assert "click a highlighted card" in page.locator("#prompt").inner_text()
     finally:
         page.close()
-    _drive(server, created, lambda s: s["phase"] == "announce", rng)
-    page = _page(browser, server, created)
-    try:
-        assert page.locator("#prompt").inner_text() == "Announce your count: choose a number"
-    finally:
-        page.close()
-    _drive(server, created, lambda s: s["phase"] == "respond", rng)
-    page = _page(browser, server, created)
-    try:
-        assert page.locator("#prompt").inner_text() == "Accept what was announced, or call muggins"
-    finally:
-        page.close()
+    for phase, prompt in (("announce", "Announce your count: choose a number"),
+                          ("respond", "Accept what was announced, or call muggins")):
+        _drive(server, created, lambda s, phase=phase: s["phase"] == phase, rng)
+        page = _page(browser, server, created)
+        try:
+            assert page.locator("#prompt").inner_text() == prompt
+        finally:
+            page.close()
 
 
 def test_counts_read_in_words_and_an_empty_hand_shows_no_number(server, browser):  # noqa: F811

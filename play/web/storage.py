@@ -157,10 +157,6 @@ class SQLiteStorage:
         with self._lock, self._db:
             return self._db.execute("DELETE FROM tables WHERE updated < ?", (updated_before,)).rowcount
 
-    def count(self) -> int:
-        with self._lock:
-            return self._db.execute("SELECT COUNT(*) FROM tables").fetchone()[0]
-
     def close(self) -> None:
         with self._lock:
             self._db.close()
