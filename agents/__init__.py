@@ -9,6 +9,7 @@
 | ``ppo:path`` | a trained MaskablePPO policy (``agents/ppo.py``; torch only if a .zip must be read) |
 | ``rllib:path`` | a policy trained by ``muggins-train --backend rllib``, exported to numpy (no Ray, no torch) |
 | ``zoo:env_id`` / ``zoo:env_id/name`` | a trained policy shipped in the package (``muggins_env/zoo``; no torch) |
+| ``best:env_id`` / ``best:env_id/name`` | the strongest player the package ships for that zoo configuration (``muggins_env/zoo/players.json``: today the search guided by its network) |
 | ``openspiel:ismcts[:N]`` / ``openspiel:mcts[:N]`` | OpenSpiel's Python IS-MCTS (or MCTS on one determinisation), N simulations per move (default 200), through the bridge (``agents/openspiel.py``; the ``[openspiel]`` extra) |
 
 ``make_agent(spec, game_id, options)`` builds one; the protocol is in ``agents/base.py``:
@@ -40,7 +41,7 @@ __all__ = [
     "state_sampler",
 ]
 
-AGENT_KINDS = ("random", "heuristic", "search", "ppo", "rllib", "zoo", "openspiel")
+AGENT_KINDS = ("random", "heuristic", "search", "ppo", "rllib", "zoo", "best", "openspiel")
 
 #: game id -> "module:Heuristic[:Evaluator]" (modules of this package, imported lazily)
 HEURISTICS = {
@@ -139,9 +140,9 @@ def parse_spec(spec: str) -> tuple[str, str, dict[str, Any]]:
         if not arg:
             raise ValueError(f"agent spec {spec!r}: give the model path, e.g. {kind}:runs/michigan")
         return kind, arg, {}
-    if kind == "zoo":
+    if kind in ("zoo", "best"):
         if not arg:
-            raise ValueError(f"agent spec {spec!r}: name the model, e.g. zoo:cribbage_v0 or zoo:cribbage_v0/4p")
+            raise ValueError(f"agent spec {spec!r}: name the model, e.g. {kind}:cribbage_v0 or {kind}:cribbage_v0/4p")
         return kind, arg, {}
     if kind == "openspiel":
         if not arg:
@@ -205,6 +206,10 @@ def make_agent(spec: str, game_id: str, options: dict | None = None) -> Agent:
         from .zoo import load_zoo_agent
 
         return load_zoo_agent(arg, game_id, options)
+    if kind == "best":
+        from .zoo import load_best_agent
+
+        return load_best_agent(arg, game_id, options)
     if kind == "openspiel":  # the [openspiel] extra
         from .openspiel import make_openspiel_agent
 

@@ -57,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def list_agents() -> int:
     from muggins_env.agents import AGENT_KINDS, SEARCH_SPEC_HELP
-    from muggins_env.agents.zoo import list_models, model_card
+    from muggins_env.agents.zoo import best_players, list_models, model_card
 
     print("agent kinds: " + ", ".join(AGENT_KINDS))
     print("search settings:")
@@ -66,18 +66,22 @@ def list_agents() -> int:
     for name in list_models():
         card = model_card(name)
         print(f"  zoo:{name:28s} {card.get('summary', '')}")
+    print("the strongest player of each zoo configuration (spec best:<name>):")
+    for name, record in best_players().items():
+        print(f"  best:{name:27s} = {record['spec']}")
+        print(f"  {'':32s} {record.get('summary') or 'not yet evaluated against ' + record['compared_with']}")
     return 0
 
 
 def game_of_zoo_agents(agents: Sequence[str]) -> tuple[str | None, dict | None]:
-    """The game (and the options on the model card) of the ``zoo:`` agents among ``agents``:
+    """The game (and the options on the model card) of the ``zoo:`` and ``best:`` agents among ``agents``:
     (None, None) without one; a ValueError when they play different games or options."""
     from muggins_env.agents.zoo import model_card
 
     found: dict[str, tuple[str, dict]] = {}
     for spec in agents:
-        if str(spec).startswith("zoo:"):
-            name = str(spec)[4:]
+        if str(spec).startswith(("zoo:", "best:")):
+            name = str(spec).partition(":")[2]
             found[spec] = (name.partition("/")[0], dict(model_card(name)["game_options"]))
     if not found:
         return None, None

@@ -80,6 +80,22 @@ def test_search_is_capped_and_the_operators_players_are_offered_by_name_only():
         assert type(table.session.agents[1]).__name__ == "SearchAgent" and table.session.agents[1].budget == 20
 
 
+def test_the_strongest_players_are_offered_by_name_within_the_search_cap():
+    capped = Roster(max_search=100)
+    assert "best:muggins_dominoes_v0" in capped.players and "best:cribbage_v0" not in capped.players
+    full = Roster()
+    assert {"best:cribbage_v0", "best:michigan_v0", "best:muggins_cards_v0/mistakes"} <= set(full.players)
+    assert not full.players["best:cribbage_v0"].inline  # a search: it thinks on a thinker thread
+    with SettledClient(create_app(delay=0, roster=capped)) as c:
+        names = [p["name"] for p in c.get("/api/games").json()["muggins_dominoes_v0"]["players"]]
+        assert "best:muggins_dominoes_v0" in names and "best:michigan_v0" not in names
+        r = _post(c, {"game": "cribbage_v0", "seats": ["human", "best:cribbage_v0"]})
+        assert r.status_code == 400 and "is not one of this server's players" in r.json()["error"]
+        created = _create(c, "muggins_dominoes_v0", ["human", "best:muggins_dominoes_v0"])
+        agent = c.app.state.tables.tables[created["table"]].session.agents[1]
+        assert type(agent).__name__ == "SearchAgent" and agent.prior == "policy" and agent.budget == 100
+
+
 def test_a_bad_operator_player_stops_the_server_at_start():
     with pytest.raises(ValueError, match="unknown agent spec 'wizard'"):
         Roster({"w": "wizard"})

@@ -8,6 +8,12 @@ another configuration (``zoo:cribbage_v0/4p``). A model only plays the game opti
 card (the reward option aside, which changes what is paid, not what is played); anything else
 is a clear error naming the models that exist. Regenerate a model with the ``regenerate``
 command on its card (its preset in ``configs/``).
+
+The strongest player of each configuration is not always a network alone: ``players.json``
+names, per zoo configuration, the spec of the strongest player the package ships for it (today
+the search guided by that configuration's network), with what it was measured against. Spec
+``best:<env_id>`` / ``best:<env_id>/<name>`` plays it (``load_best_agent``); the record says
+how strong it is, so a user can pick it by name without reading the results.
 """
 
 from __future__ import annotations
@@ -19,6 +25,9 @@ from typing import Any
 DEFAULT = "default"
 #: options that change the rewards, not the game a model sees and plays
 PAYOFF_OPTIONS = ("reward",)
+
+
+PLAYERS_FILE = "players.json"
 
 
 def _root() -> Any:
@@ -94,3 +103,29 @@ def load_zoo_agent(name: str, game_id: str, options: dict | None = None, determi
                          f"{policy.num_actions} actions; {game_id} {options or {}} has "
                          f"{game.observation_size + extra} and {game.num_actions}")
     return PPOAgent(policy, deterministic=deterministic, name=f"zoo:{name}", features=features)
+
+
+def best_players() -> dict[str, dict]:
+    """``players.json``: zoo configuration -> its strongest player's record (``spec``, what it
+    was compared with, its evaluation)."""
+    return json.loads(_root().joinpath(PLAYERS_FILE).read_text())
+
+
+def best_player(name: str) -> dict:
+    """The record of ``best:name`` (a ValueError naming the configurations that have one)."""
+    players = best_players()
+    if name not in players:
+        raise ValueError(f"no best player {name!r}; available: {', '.join(f'best:{n}' for n in players)}")
+    return players[name]
+
+
+def load_best_agent(name: str, game_id: str, options: dict | None = None) -> Any:
+    """The agent of spec ``best:name``: the spec on its record, for the options of zoo model
+    ``name`` only (checked by loading that model, so the errors are the zoo's)."""
+    from .. import make_agent
+
+    record = best_player(name)
+    load_zoo_agent(name, game_id, options)  # the same game and options as the network, or its clear error
+    agent = make_agent(record["spec"], game_id, options)
+    agent.name = f"best:{name}"
+    return agent

@@ -3,7 +3,8 @@
 A table's creator picks each agent seat by *name* from this set, never by spec: a spec such as
 ``ppo:/path/model.zip`` would make the server read (and unpickle) a file named by a web page.
 The set is fixed when the server starts: ``random``, ``heuristic``, ``search:N`` for N up to a
-cap, every model of the zoo (``zoo:<name>``), and whatever the operator adds with
+cap, every model of the zoo (``zoo:<name>``), the strongest player of each zoo configuration
+(``best:<name>``, a search guided by its network, when its budget is within the cap), and whatever the operator adds with
 ``--agent NAME=SPEC`` (the spec is checked then, and only the name is ever shown to a seat or
 written into a game record).
 """
@@ -15,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from muggins_env.agents.zoo import list_models, model_card
+from muggins_env.agents.zoo import best_players, list_models, model_card
 
 from muggins_env import agents as muggins_agents
 
@@ -71,6 +72,12 @@ class Roster:
             extra = ", with mistakes" if opts.get("mistakes") else ""
             self._add(Player(f"zoo:{model}", f"zoo:{model}",
                              f"a trained network{f' for {n} players' if n else ''}{extra}", (model.split("/")[0],)))
+        for model, record in best_players().items():
+            budget = muggins_agents.parse_spec(record["spec"])[2]["budget"]
+            if budget <= self.max_search:
+                self._add(Player(f"best:{model}", f"best:{model}",
+                                 f"the strongest player for zoo:{model}'s game: search:{budget} guided by that network",
+                                 (model.split("/")[0],)))
 
     def add(self, name: str, spec: str) -> None:
         """An operator's player (``--agent NAME=SPEC``); the spec must name a known agent kind."""
@@ -101,7 +108,7 @@ class Roster:
         try:
             agent = muggins_agents.make_agent(player.spec, game, dict(options or {}))
         except (ValueError, FileNotFoundError, OSError, ImportError) as e:
-            if player.spec.startswith(("zoo:", "search:")) or player.spec in ("random", "heuristic"):
+            if player.spec.startswith(("zoo:", "best:", "search:")) or player.spec in ("random", "heuristic"):
                 raise ValueError(str(e)) from None  # the package's own players: their message is safe
             raise ValueError(f"player {name!r} cannot play {game} with these options") from None
         agent.name = player.name
