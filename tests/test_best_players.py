@@ -20,7 +20,7 @@ def test_every_zoo_configuration_has_one_best_player_and_no_other():
 @pytest.mark.parametrize("name", sorted(PLAYERS))
 def test_a_best_player_is_its_networks_search_at_the_compared_searchs_budget(name):
     record = PLAYERS[name]
-    kind, n, kwargs = parse_spec(record["spec"])
+    kind, _, kwargs = parse_spec(record["spec"])
     ckind, cn, ckwargs = parse_spec(record["compared_with"])
     assert (kind, ckind) == ("search", "search") and ckwargs == {"budget": int(cn)}
     assert kwargs["budget"] == ckwargs["budget"]  # the same rollouts a move as the search it must beat
