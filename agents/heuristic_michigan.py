@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..games.michigan import FOLLOW
+from ..games.michigan import BOODLE_OF_CARD, FOLLOW, PLAYED
 from ..kernel.cards import format_card, parse_card
 from .base import HeuristicBase
 
@@ -66,6 +66,46 @@ def lead_value(card: int, mine: set[int], out: set[int], p_widow: float, layout:
     return shed + REGAIN_WEIGHT * regain + BOODLE_WEIGHT * boodle
 
 
+def lead_value_on_state(card: int, owner: list[int], seat: int, known_widow: int, p_widow: float,
+                        boodle: list[int]) -> float:
+    """``lead_value`` read from a state's fields (who holds each card, the known widow cards as a
+    bitmask, the boodle amounts) instead of the view's sets: the same arithmetic in the same
+    order, so the same value, without building a view at every rollout step."""
+    surv = 1.0
+    shed = 1.0
+    b = BOODLE_OF_CARD[card]
+    bonus = float(boodle[b]) if b >= 0 else 0.0
+    regain = 0.0
+    last_mine = True
+    c = card
+    while True:
+        nxt = NEXT_CARD[c]
+        if nxt < 0:
+            if last_mine:
+                regain += surv
+            break
+        o = owner[nxt]
+        if o == PLAYED or (known_widow >> nxt) & 1:  # the next card is out: a stop
+            if last_mine:
+                regain += surv
+            break
+        if o == seat:
+            shed += surv
+            b = BOODLE_OF_CARD[nxt]
+            if b >= 0:
+                bonus += surv * float(boodle[b])
+            last_mine = True
+        else:
+            if last_mine:
+                regain += surv * p_widow
+            surv *= 1.0 - p_widow
+            last_mine = False
+        c = nxt
+        if surv < 1e-3:
+            break
+    return shed + REGAIN_WEIGHT * regain + BOODLE_WEIGHT * bonus
+
+
 class MichiganHeuristic(HeuristicBase):
     __doc__ = __doc__
 
@@ -82,18 +122,20 @@ class MichiganHeuristic(HeuristicBase):
         return max(self._values(view, legal))[2]
 
     def act_on_state(self, state, rng: np.random.Generator) -> int:
-        """``choose`` on ``state.public_view(player)`` for search rollouts, with only the view's
-        fields ``choose`` reads (hand, played, known widow cards, widow count, boodle layout)."""
+        """``choose`` on ``state.public_view(player)`` for search rollouts, read from the state's
+        fields instead (``lead_value_on_state``): the same values, so the same move."""
         if state.phase == FOLLOW:  # following is forced: the next card of the sequence
             return int(state.need)
         legal = state.legal_actions()  # the mask's actions (no mask built)
         if len(legal) == 1:
             return int(legal[0])
-        legal.sort()
         p = state.current_player()
-        view = {"hand": state.hand_cards(p), "played": state.played, "known_widow": state.known_widow_cards(),
-                "widow_count": state.widow_count, "layout": state.layout()}
-        return max(self._values(view, legal))[2]
+        known = state.known_widow
+        n_known = known.bit_count()
+        unseen = 52 - state.counts[p] - len(state.played) - n_known
+        p_widow = (state.widow_count - n_known) / unseen if unseen > 0 else 0.0
+        owner, boodle = state.owner, state.boodle
+        return max((lead_value_on_state(a, owner, p, known, p_widow, boodle), -MRANK[a], a) for a in legal)[2]
 
     def explain(self, view: dict, legal: np.ndarray, action: int) -> str:
         if len(legal) == 1:
@@ -126,6 +168,7 @@ class MichiganEvaluator:
         return min(state.hands_played + 1, state.game.num_hands)  # the view's "hand_number"
 
     def start(self, state, player):
+        state.halt_at_hand_end = True  # the rollout's own copy: the hand it stops at is not followed by a deal
         return self._hand_number(state), self._margin({"balances": state.balances}, player)
 
     def stop(self, state, player, marker) -> bool:

@@ -1,4 +1,4 @@
-"""michigan_v0: the worked example of RULES.md §3.4, every rule of §3 (deal, leads, following,
+"""michigan_v0: the worked example of docs/rules/michigan.md §3.4, every rule of §3 (deal, leads, following,
 stops, boodle, going out, carry-over, the split), properties, PettingZoo conformance and the
 information-leak test."""
 
@@ -16,7 +16,7 @@ from .conformance import check_api, check_info_leak, random_play
 
 A, B, C, D = 0, 1, 2, 3
 
-# -- the worked example of RULES.md §3.4, reached by a scripted first hand -------------------------
+# -- the worked example of docs/rules/michigan.md §3.4, reached by a scripted first hand -------------------------
 # Dealer D, so A (11), B (11), C (10), D (10), widow (10). The widow holds K♣ A♥ J♠ (boodle cards
 # that must never collect), K♦ (the example's stop) and the cards that stop the prelude's runs.
 EXAMPLE = {
@@ -531,3 +531,27 @@ def test_resample_keeps_what_the_player_knows():
         assert parse_card("K♣") in other["widow"]
         assert [len(h) for h in other["hands"]] == [len(h) for h in full["hands"]]
         assert len(other["widow"]) == len(full["widow"])
+
+
+def test_a_halted_rollout_copy_pays_the_hand_like_the_game_and_deals_nothing():
+    """``halt_at_hand_end`` (the search's rollouts, which stop with the hand): the last card of
+    the hand pays exactly what the game pays, the next hand's stakes included, and no card is
+    dealt; the game's own state never halts."""
+    from muggins_env.games.michigan import HALTED, MichiganGame
+
+    game = MichiganGame(num_players=4, num_hands=3)
+    state = game.new_initial_state(seed=7)
+    assert state.halt_at_hand_end is False
+    copy = state.clone()
+    copy.halt_at_hand_end = True
+    rng = np.random.default_rng(0)
+    while state.hands_played == 0:
+        a = int(rng.choice(state.legal_actions()))
+        state.apply(a)
+        copy.apply(a)
+    assert copy.phase == HALTED and copy.legal_actions() == [] and not copy.is_terminal()
+    assert copy.balances == state.balances and copy.hands_played == state.hands_played == 1
+    assert copy.kitty == state.kitty and copy.boodle == state.boodle
+    assert list(copy.rewards()) == list(state.rewards()) and list(copy.returns()) == list(state.returns())
+    assert copy.owner != state.owner  # the game dealt the next hand; the copy did not
+    assert state.phase != HALTED and state.legal_actions()

@@ -1,4 +1,4 @@
-"""Michigan, the household stops game with a payment layout (RULES.md §3): pure rules.
+"""Michigan, the household stops game with a payment layout (docs/rules/michigan.md §3): pure rules.
 
 Facts: 3-8 players; all 52 cards dealt one at a time clockwise from the dealer's left to
 each player and to a hidden extra hand, the *widow*, which takes the last card of each
@@ -73,6 +73,7 @@ PLAYED = -2
 
 # -- phases ---------------------------------------------------------------------------------------
 LEAD, FOLLOW, OVER = 0, 1, 2
+HALTED = 3  # a search rollout's copy after the hand it stops at (``MichiganState.halt_at_hand_end``)
 PHASE_NAMES = ("lead", "follow", "over")
 NO_SUIT = -1
 
@@ -159,6 +160,13 @@ class MichiganGame(Game):
 
 
 class MichiganState(State):
+    #: Set on a throwaway copy by a search whose rollouts end with the current hand: the hand's
+    #: last card pays as always (the Kitty, the cards left, the next hand's stakes) but the next
+    #: hand is not shuffled and dealt (the most expensive step of such a rollout), and the copy
+    #: is left ``HALTED``: its balances and ``hands_played`` read as after that card, nothing
+    #: more may be played on it. Never set on a game's own state.
+    halt_at_hand_end = False
+
     def __init__(self, game: MichiganGame, seed: int | None, deal: Mapping | None) -> None:
         self.game = game
         self.n = n = game.num_players
@@ -273,16 +281,21 @@ class MichiganState(State):
         self.played: list[tuple[int, int]] = []  # (card id, seat) in play order, this hand
         self.known_widow = 0  # bitmask of card ids shown to be in the widow by a stop
         self._views: dict[int, np.ndarray] | None = None  # see observation()
-        for s in range(n):
-            self.balances[s] -= STAKE
-        for b in range(len(self.boodle)):
-            self.boodle[b] += BOODLE_STAKE * n
-        self.kitty += KITTY_STAKE * n
+        self._contribute()
         self.phase = LEAD
         self.player = (dealer + 1) % n
         self.need = -1  # card to follow with (FOLLOW)
         self.stopped_suit = NO_SUIT
         self._legal: list[int] | None = None
+
+    def _contribute(self) -> None:
+        """Every player's stakes for a hand: one chip on each boodle card, two on the Kitty."""
+        n = self.n
+        for s in range(n):
+            self.balances[s] -= STAKE
+        for b in range(len(self.boodle)):
+            self.boodle[b] += BOODLE_STAKE * n
+        self.kitty += KITTY_STAKE * n
 
     def _set_hands(self) -> None:
         """Each seat's hand from ``owner``, as two bitmasks: ``hands`` by Michigan bit (suit
@@ -310,7 +323,7 @@ class MichiganState(State):
     def _compute_legal(self) -> list[int]:
         if self.phase == FOLLOW:
             return [self.need]
-        if self.phase == OVER:
+        if self.phase >= OVER:  # over, or a halted rollout copy
             return []
         leads = self.lowest_cards(self.player)
         if self.stopped_suit != NO_SUIT:
@@ -418,6 +431,13 @@ class MichiganState(State):
             if delta is not None:
                 delta += share
             self.phase = OVER
+            self.player = TERMINAL
+            self.need = -1
+        elif self.halt_at_hand_end:  # a rollout's copy: the stakes, not the deal (see the class)
+            self._contribute()
+            if delta is not None:
+                delta -= STAKE
+            self.phase = HALTED
             self.player = TERMINAL
             self.need = -1
         else:
