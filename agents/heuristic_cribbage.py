@@ -61,7 +61,7 @@ LOWBALL_TIE = -0.01
 
 
 def score_hand(hand: Sequence[int], starter: int, crib: bool = False) -> int:
-    """Show score of 4 cards + starter (the game's scorer, RULES.md §4.1)."""
+    """Show score of 4 cards + starter (the game's scorer, docs/rules/cribbage.md §4.1)."""
     return fast_score(list(hand), int(starter), crib)
 
 

@@ -66,7 +66,7 @@ def first_fitting_discard(card: int, placer: int, discard_tops: list[int]) -> in
 
 
 def correct_destinations(card: int, placer: int, commons: list[int], discard_tops: list[int]) -> list[int]:
-    """The correct placement actions of ``placer`` for ``card`` (RULES.md §1.2), from the tops."""
+    """The correct placement actions of ``placer`` for ``card`` (docs/rules/muggins_cards.md §1.2), from the tops."""
     piles = [COMMON_PILE + i for i, top in enumerate(commons) if _fits(card, top)]
     if piles:
         return piles

@@ -200,7 +200,7 @@ def test_muggins_cards_destinations_follow_rules_examples():
     from muggins_env.agents.heuristic_muggins_cards import correct_destinations
 
     commons = [_c("5C"), _c("9D"), _c("KH"), _c("2S")]
-    # RULES.md §1.5: A (seat 0) exposes 6♥, B's discard top 7♦: the common 5♣ has priority
+    # docs/rules/muggins_cards.md §1.5: A (seat 0) exposes 6♥, B's discard top 7♦: the common 5♣ has priority
     assert correct_destinations(_c("6H"), 0, commons, [-1, _c("7D"), -1, -1]) == [0]
     # J♥: no common fits; B (relative seat 1, action 4) before C
     assert correct_destinations(_c("JH"), 0, commons, [-1, _c("QS"), _c("10C"), -1]) == [4]
@@ -270,7 +270,7 @@ def test_dominoes_heuristic_largest_score_true_announcement_and_calls():
 
     game = make_game("muggins_dominoes_v0", {})
     h = make_agent("heuristic", "muggins_dominoes_v0", {})
-    # Britannica (RULES.md §2.6b): open ends 2 | 4 (lead [4-2]: arm 1 = 4, arm 2 = 2);
+    # Britannica (docs/rules/dominoes.md §2.6b): open ends 2 | 4 (lead [4-2]: arm 1 = 4, arm 2 = 2);
     # [4-3] on the 4 counts 2 + 3 = 5, [4-4] crosswise counts 2 + 8 = 10: play [4-4]
     lead = parse_tile("4-2")
     view = {"hand_number": 1, "lead": lead, "plays": [[1, lead, 0]], "count": 6, "review": None,

@@ -1,4 +1,4 @@
-"""The cribbage heuristic's discard core on hand-checked hands (RULES.md §4.1, §4.2b)."""
+"""The cribbage heuristic's discard core on hand-checked hands (docs/rules/cribbage.md §4.1, §4.2b)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def test_discard_gives_the_crib_nothing_when_not_dealing():
     assert best_discard(cs("7C 8D 7H 8S KD"), 1, dealer=False) == (parse_card("KD"),)
 
 
-# -- the heuristic on the game's states (rigged deals, RULES.md §4) ---------------------------------------
+# -- the heuristic on the game's states (rigged deals, docs/rules/cribbage.md §4) ---------------------------------------
 
 
 def _state(hands, starter, dealer=0, n=2):
@@ -110,7 +110,7 @@ def test_play_takes_the_fifteen():
 
 
 def test_announces_the_true_count_and_responds_exactly():
-    # P1 keeps 4♣ 4♦ 6♥ 6♠ + starter 5♣ = 24 (RULES.md worked example); P0 keeps
+    # P1 keeps 4♣ 4♦ 6♥ 6♠ + starter 5♣ = 24 (docs/rules/cribbage.md §4.2b, worked example); P0 keeps
     # 10♠ J♥ Q♦ 2♣ + 5♣: fifteens 10-5 J-5 Q-5 (6) + run 10 J Q (3) = 9
     st = _after_lay_away(HANDS, AWAY, "5C")
     h, rng = _heuristic(), np.random.default_rng(0)

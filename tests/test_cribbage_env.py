@@ -20,7 +20,7 @@ DEAL = {"dealer": DEALER, "hands": [parse_cards("K♣ 7♣ 2♣ 3♣ A♠ 4♠")
 #   dealer 10♦ 9♦ 8♦ 7♦: run of five 6-10 (5), fifteens 9+6, 8+7 (4), four-card flush (4) = 13
 #   crib A♠ 4♠ A♥ 4♥: two pairs (4), fifteens A+4+4+6 twice (4), no five-card flush = 8
 PONE_SHOW, DEALER_SHOW, CRIB_SHOW = 8, 13, 8
-# The play (RULES.md §4.2b): pone 1 for the go, dealer 1 for the last card.
+# The play (docs/rules/cribbage.md §4.2b): pone 1 for the go, dealer 1 for the last card.
 PLAY = ["K♣", "10♦", "7♣", GO, "2♣", "9♦", "3♣", "8♦", "7♦"]
 
 

@@ -1,4 +1,4 @@
-"""Cribbage lowball ("A perder", RULES.md §4.2c) through the env API with rigged deals: the
+"""Cribbage lowball ("A perder", docs/rules/cribbage.md §4.2c) through the env API with rigged deals: the
 side that first reaches the target loses and the game ends then (in the play, by his heels,
 in the show), standard scoring counted automatically, ``muggins=True`` played without
 muggins, the rewards for 2, 3 and 4 players, ``reward="points"`` reversed; conformance, the
@@ -19,7 +19,7 @@ from .conformance import check_api, check_info_leak
 from .test_cribbage_env import cid, step
 
 PONE, DEALER = 0, 1
-# RULES.md §4.2b's full play: pone K 7 2 3 (lays away A♠ 4♠), dealer 10 9 8 7 (A♥ 4♥), starter 6♠.
+# docs/rules/cribbage.md §4.2b's full play: pone K 7 2 3 (lays away A♠ 4♠), dealer 10 9 8 7 (A♥ 4♥), starter 6♠.
 # Hand-counted shows (6♠ starter): pone K♣ 7♣ 2♣ 3♣ 8 (fifteens K+2+3, 7+6+2; four-card flush);
 # dealer 10♦ 9♦ 8♦ 7♦ 13 (run of five, fifteens 9+6 and 8+7, flush); crib A♠ 4♠ A♥ 4♥ 8.
 FULL_PLAY = {"dealer": DEALER, "hands": [parse_cards("K♣ 7♣ 2♣ 3♣ A♠ 4♠"), parse_cards("10♦ 9♦ 8♦ 7♦ A♥ 4♥")],

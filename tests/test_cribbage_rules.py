@@ -1,4 +1,4 @@
-"""cribbage_v0 rules through the env API with rigged deals: the play (RULES.md §4.2b full
+"""cribbage_v0 rules through the env API with rigged deals: the play (docs/rules/cribbage.md §4.2b full
 play, 31, go, last card, 3 players), his heels, the show order, every muggins settlement rule
 of the seed, the target rule for counts, pegging out mid-play; properties and conformance."""
 
@@ -42,7 +42,7 @@ def scores(e):
 
 
 # -- the play ----------------------------------------------------------------------------------------
-# RULES.md §4.2b: pone holds K 7 2 3, dealer 10 9 8 7 (plus two cards each to lay away)
+# docs/rules/cribbage.md §4.2b: pone holds K 7 2 3, dealer 10 9 8 7 (plus two cards each to lay away)
 PONE, DEALER = 0, 1
 FULL_PLAY = {"dealer": DEALER, "hands": [parse_cards("K♣ 7♣ 2♣ 3♣ A♠ 4♠"), parse_cards("10♦ 9♦ 8♦ 7♦ A♥ 4♥")],
              "starter": "6♠"}
@@ -362,7 +362,7 @@ def test_readable_legal_moves():
 @given(seed=st.integers(0, 2**31), n=st.sampled_from([2, 3, 4]), muggins=st.booleans(), lowball=st.booleans(),
        reward=st.sampled_from(["win", "points"]))
 def test_properties_cards_conserved_masks_returns_replay(seed, n, muggins, lowball, reward):
-    """Also with lowball (RULES.md §4.2c): counts are automatic, only the side that reached
+    """Also with lowball (docs/rules/cribbage.md §4.2c): counts are automatic, only the side that reached
     the target did, and it gets -1, every other side +1/(sides - 1); with points the reversed
     margin is added. Standard: the winner reached the target and gets +1, the others share -1."""
     game = CribbageGame(num_players=n, muggins=muggins, target=61, lowball=lowball, reward=reward)

@@ -1,4 +1,4 @@
-"""Cribbage scoring API: RULES.md §4.2b worked examples (show and play), hand-checked cases,
+"""Cribbage scoring API: docs/rules/cribbage.md §4.2b worked examples (show and play), hand-checked cases,
 the published distribution over all 12,994,800 hands, and the batch scorer."""
 
 import json

@@ -77,7 +77,7 @@ def test_properties_conservation_masks_zero_sum_and_replay(seed, variant, seatin
        win_bonus=st.sampled_from([None, "pips", 1, 5]), reward=st.sampled_from(["win", "points"]))
 def test_properties_over_the_family_options(seed, variant, seating, set_max, muggins, scoring, spinners, lead,
                                             knocking, extra_play, win_bonus, reward):
-    """RULES.md §2.8: the same properties (tile conservation, a legal action in every live state,
+    """docs/rules/dominoes.md §2.8: the same properties (tile conservation, a legal action in every live state,
     zero-sum returns, replay determinism, observation bounds) with every option of the family."""
     knocking = knocking and seating["num_players"] > 2
     check_properties(seed, variant, seating, set_max, muggins, reward, scoring=scoring, spinners=spinners, lead=lead,

@@ -1,4 +1,4 @@
-"""The rest of the Fives family (RULES.md §2.8) through the env API with rigged deals: every
+"""The rest of the Fives family (docs/rules/dominoes.md §2.8) through the env API with rigged deals: every
 worked example, the orthogonal options and presets, the double lead and its redeal, knocking,
 the extra play, what the observation shows of them, and bad option combinations."""
 

@@ -1,4 +1,4 @@
-"""The six original ``variant`` names are presets of the orthogonal options (RULES.md §2.8):
+"""The six original ``variant`` names are presets of the orthogonal options (docs/rules/dominoes.md §2.8):
 their games must stay byte-identical to the code before the options existed.
 
 The digests below were recorded with the code on main before the change (commit fdc9fab),

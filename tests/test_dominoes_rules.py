@@ -1,4 +1,4 @@
-"""muggins_dominoes_v0 rules: every worked example of RULES.md §2.6b through the env API with
+"""muggins_dominoes_v0 rules: every worked example of docs/rules/dominoes.md §2.6b through the env API with
 rigged deals, the first-play rule, forced play, drawing, passing, blocked hands, bonuses,
 partnerships, the target, the muggins rule (forfeit and claim), layouts and options."""
 
@@ -59,7 +59,7 @@ def scores(e):
     return e.kernel_state.scores
 
 
-# -- RULES.md §2.6b worked examples ----------------------------------------------------------------
+# -- docs/rules/dominoes.md §2.6b worked examples ----------------------------------------------------------------
 DOUBLE_IDS = {t for t, (hi, lo) in enumerate(HALVES) if hi == lo}
 PIP_SUM = [hi + lo for hi, lo in HALVES]
 HIGH = [hi for hi, _ in HALVES]

@@ -1,4 +1,4 @@
-"""muggins_cards_v0: the worked examples of RULES.md §1.5, every rule of §1, properties,
+"""muggins_cards_v0: the worked examples of docs/rules/muggins_cards.md §1.5, every rule of §1, properties,
 PettingZoo conformance and the information-leak test."""
 
 import numpy as np
@@ -52,7 +52,7 @@ def stock_top_first(e, seat):
     return e.state()["stocks"][seat]
 
 
-# -- RULES.md §1.5, example 1 --------------------------------------------------------------------
+# -- docs/rules/muggins_cards.md §1.5, example 1 --------------------------------------------------------------------
 def example1(**opts):
     return make(rig([["6♥"], ["K♣"], ["3♥"], ["10♠"]], discards=[[], ["7♦"], [], []]), **opts)
 
@@ -118,7 +118,7 @@ def test_unfounded_call_has_no_effect():
     assert s["player"] == B and s["phase"] == "place"
 
 
-# -- RULES.md §1.5, example 2 --------------------------------------------------------------------
+# -- docs/rules/muggins_cards.md §1.5, example 2 --------------------------------------------------------------------
 def test_example2_first_eligible_opponent_clockwise_from_the_left():
     e = make(rig([["J♥"], [], [], []], discards=[[], ["Q♠"], ["10♣"], []]))
     assert legal(e) == {OPPONENT_DISCARD + 0}  # B, not C

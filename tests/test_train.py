@@ -202,7 +202,7 @@ def test_short_run_saves_resumes_and_loads_as_agent(tmp_path):
 @pytest.mark.parametrize("opts", [{"num_players": 3, "knocking": True, "extra_play": True, "variant": "primes"},
                                   {"num_players": 2, "variant": "fives_1863", "lead": "double"}])
 def test_short_run_on_the_dominoes_family_options(tmp_path, opts):
-    """RULES.md §2.8: training and its evaluation run with knocking, the extra play, the new
+    """docs/rules/dominoes.md §2.8: training and its evaluation run with knocking, the extra play, the new
     presets and the double lead (the knock, draw and stop actions are in the policy's space)."""
     from muggins_env.agents import make_game
     from muggins_env.agents.features import derived_features

@@ -1,4 +1,4 @@
-"""Muggins, the Victorian card game of neighbouring ranks (RULES.md §1): pure rules.
+"""Muggins, the Victorian card game of neighbouring ranks (docs/rules/muggins_cards.md §1): pure rules.
 
 Facts: 3-7 players; 52 cards all dealt into face-down personal stocks plus 1-4 face-up
 common piles; a card *fits* a pile whose top rank differs by exactly 1 (no wrap).
@@ -41,7 +41,7 @@ NUM_ACTIONS = 13
 _EMPTY_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
 RANK0 = [r - 1 for r in RANK_LIST]  # rank - 1 of each card id
 
-#: cards each and number of common piles, per player count (RULES.md §1.1)
+#: cards each and number of common piles, per player count (docs/rules/muggins_cards.md §1.1)
 TABLE = {3: (17, 1), 4: (12, 4), 5: (10, 2), 6: (8, 4), 7: (7, 3)}
 
 # -- phases -------------------------------------------------------------------------------------
@@ -201,7 +201,7 @@ class MugginsCardsState(State):
         self.phase = PLACE
 
     def correct_actions(self, seat: int, card: int) -> list[int]:
-        """The destinations RULES.md §1.2 allows, in strict priority."""
+        """The destinations docs/rules/muggins_cards.md §1.2 allows, in strict priority."""
         piles = [COMMON_PILE + i for i, pile in enumerate(self.commons) if fits(card, pile[-1])]
         if piles:
             return piles
@@ -248,7 +248,7 @@ class MugginsCardsState(State):
 
     def _penalise(self, offender: int) -> None:
         """Each other player, clockwise from the offender's left, gives the top of their stock
-        to the bottom of the offender's stock; giving one's last card wins (RULES.md §1.4)."""
+        to the bottom of the offender's stock; giving one's last card wins (docs/rules/muggins_cards.md §1.4)."""
         emptied = -1
         for seat in clockwise_from_left(offender, self.n):
             if not self.stocks[seat] and self.discards[seat]:

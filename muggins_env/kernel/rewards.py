@@ -1,4 +1,4 @@
-"""Shared end-of-game reward rule (RULES.md decisions): winners share +1, the rest share -1."""
+"""Shared end-of-game reward rule (docs/rules/index.md, common conventions): winners share +1, the rest share -1."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import numpy as np
 def win_loss_rewards(n: int, winners: Sequence[int], teams: Sequence[int] | None = None) -> np.ndarray:
     """Zero-sum outcome per seat: the winning sides split +1, the other sides split -1.
 
-    With one winner among n sides that is +1 and -1/(n-1) each (RULES.md §1.4, §2.7);
-    with ``teams`` (team index per seat) the sides are teams and every seat gets its side's
+    With one winner among n sides that is +1 and -1/(n-1) each (docs/rules/muggins_cards.md §1.4,
+    docs/rules/dominoes.md §2.7); with ``teams`` (team index per seat) the sides are teams and every seat gets its side's
     value (partnerships: +1 / -1). No winners (a draw) gives 0 to all.
     """
     out = np.zeros(n)

@@ -1,6 +1,6 @@
 """Seat arithmetic: clockwise order, relative seats and partnerships.
 
-Seats are 0..n-1 clockwise; "left of X" is (X+1) mod n (RULES.md, common conventions).
+Seats are 0..n-1 clockwise; "left of X" is (X+1) mod n (docs/rules/index.md, common conventions).
 """
 
 from __future__ import annotations

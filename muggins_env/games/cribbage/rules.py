@@ -1,4 +1,4 @@
-"""Cribbage with muggins counting (RULES.md §4): pure rules.
+"""Cribbage with muggins counting (docs/rules/cribbage.md §4): pure rules.
 
 Facts: 2, 3 or 4 players (4 = two partnerships, partners opposite); one 52-card pack dealt
 anew each deal from ``state.rng`` (2 players: 6 cards each, 2 laid away; 3: 5 each, 1 laid
@@ -98,7 +98,7 @@ class CribbageGame(Game):
         self.num_sides = 2 if n == 4 else n
         self.target = self.options["target"]
         self.lowball = self.options["lowball"]
-        # the seed: "si se eligen los dos, se juega A perder sin Muggins" (RULES.md §4.2c)
+        # the seed: "si se eligen los dos, se juega A perder sin Muggins" (docs/rules/cribbage.md §4.2c)
         self.muggins = self.options["muggins"] and not self.lowball
         #: the options as played (``options`` keeps what was asked, so a config round-trips)
         self.effective_options = {**self.options, "muggins": self.muggins}

@@ -1,4 +1,4 @@
-"""Muggins dominoes and the Fives family (RULES.md §2): layouts and counting (``layout``),
+"""Muggins dominoes and the Fives family (docs/rules/dominoes.md §2): layouts and counting (``layout``),
 the Game and State (``rules``)."""
 
 from .layout import (

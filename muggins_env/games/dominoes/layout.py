@@ -1,4 +1,4 @@
-"""Layouts of the Fives family and their counting (RULES.md §2.3-§2.5): pure rules, plain ints.
+"""Layouts of the Fives family and their counting (docs/rules/dominoes.md §2.3-§2.5): pure rules, plain ints.
 
 A layout is a lead tile with *arms* growing from it. Arms are numbered in a fixed way that
 the action space uses as end *slots* (slot 0 is the lead itself):
@@ -15,7 +15,7 @@ the action space uses as end *slots* (slot 0 is the lead itself):
 So a line layout has arms 1-2, a single-spinner layout arms 1-4 and an every-double-spinner
 layout (``five_up``) arms 1..2*set_max+4 (one pair per double of the set).
 
-Counting (the sum of the open ends, RULES.md §2.3):
+Counting (the sum of the open ends, docs/rules/dominoes.md §2.3):
 * the open end of an arm counts its pip value (an arm not yet started from a non-double lead
   counts the lead's half);
 * a double with a free side counts its total pips: a crosswise double at the end of an arm,
@@ -38,7 +38,7 @@ LINE, ONE_SPINNER, EVERY_DOUBLE = 0, 1, 2
 LAYOUT_NAMES = ("line", "one spinner", "every double a spinner")
 
 
-#: values of the orthogonal options of RULES.md §2.8
+#: values of the orthogonal options of docs/rules/dominoes.md §2.8
 SCORINGS = ("fives", "threes", "fives_and_threes", "per_five", "primes")
 SPINNERS = ("none", "first", "sniff", "every")
 SPINNER_LAYOUT = {"none": LINE, "first": ONE_SPINNER, "sniff": ONE_SPINNER, "every": EVERY_DOUBLE}
@@ -46,7 +46,7 @@ SPINNER_LAYOUT = {"none": LINE, "first": ONE_SPINNER, "sniff": ONE_SPINNER, "eve
 
 @dataclass(frozen=True)
 class Variant:
-    """The scoring and layout rules of one game (RULES.md §2.4, §2.8): a preset, or a preset
+    """The scoring and layout rules of one game (docs/rules/dominoes.md §2.4, §2.8): a preset, or a preset
     with ``scoring`` / ``spinners`` overridden (``make_variant``)."""
 
     name: str
@@ -74,7 +74,7 @@ class Variant:
 
 
 def make_variant(name: str, scoring: str, spinners: str, targets: tuple[int, int]) -> Variant:
-    """The Variant of ``scoring`` on a ``spinners`` layout (the option values of RULES.md §2.8)."""
+    """The Variant of ``scoring`` on a ``spinners`` layout (the option values of docs/rules/dominoes.md §2.8)."""
     return Variant(name, SPINNER_LAYOUT[spinners], spinners == "sniff",
                    fives=scoring in ("fives", "fives_and_threes", "per_five"),
                    threes=scoring in ("threes", "fives_and_threes"),
@@ -85,7 +85,7 @@ def make_variant(name: str, scoring: str, spinners: str, targets: tuple[int, int
 
 @dataclass(frozen=True)
 class Preset:
-    """A ``variant`` name: the default of every option it sets (RULES.md §2.8)."""
+    """A ``variant`` name: the default of every option it sets (docs/rules/dominoes.md §2.8)."""
 
     scoring: str
     spinners: str
@@ -125,7 +125,7 @@ def is_prime(n: int) -> bool:
 
 def nearest_prime(n: int) -> int:
     """The prime nearest ``n``; an exact tie between two primes gives the larger; 0 and 1 give 2
-    (RULES.md §2.8 Primes: 8 -> 7, 9 -> 11, 10 -> 11, 12 -> 13, 4 -> 5)."""
+    (docs/rules/dominoes.md §2.8 Primes: 8 -> 7, 9 -> 11, 10 -> 11, 12 -> 13, 4 -> 5)."""
     for d in range(n + 1):
         if is_prime(n + d):
             return n + d
@@ -135,7 +135,7 @@ def nearest_prime(n: int) -> int:
 
 
 def play_score(variant: Variant, count: int) -> int:
-    """Points a play scores when the layout counts ``count`` (RULES.md §2.4; 0 never scores)."""
+    """Points a play scores when the layout counts ``count`` (docs/rules/dominoes.md §2.4; 0 never scores)."""
     if count <= 0:
         return 0
     if variant.primes:
@@ -193,7 +193,7 @@ EVERY_DOUBLE_MAX_COUNT = {6: 75, 9: 171, 12: 304, 15: 474}
 
 @cache
 def reachable_counts(spinners: str, set_max: int) -> frozenset[int]:
-    """Every count a layout can show (RULES.md §2.3; issue 16.7), from what a count is made of:
+    """Every count a layout can show (docs/rules/dominoes.md §2.3; issue 16.7), from what a count is made of:
     - ``none`` (a line): two ends, each a pip or a crosswise double (two different doubles);
     - ``first``: that, or three or four ends once the spinner's sides are covered (the spinner
       itself no longer counts, so its double is none of the ends');
@@ -222,7 +222,7 @@ def reachable_counts(spinners: str, set_max: int) -> frozenset[int]:
 
 def max_announcement(variant: Variant, set_max: int) -> int:
     """The largest score one play can make: the top of the announcement range (exactly, over
-    ``reachable_counts``; RULES.md §2.6)."""
+    ``reachable_counts``; docs/rules/dominoes.md §2.6)."""
     return max(play_score(variant, c) for c in reachable_counts(variant.spinners, set_max))
 
 

@@ -1,4 +1,4 @@
-"""Muggins dominoes and the Fives family (RULES.md §2): the Game and its State, pure rules.
+"""Muggins dominoes and the Fives family (docs/rules/dominoes.md §2): the Game and its State, pure rules.
 
 Facts: 2-4 players (partnerships 0 & 2 against 1 & 3 with 4); a double-6 set (or 9, 12, 15);
 7 tiles each with 2-3 players, 5 with 4, the rest the face-down boneyard. Zero-sum: the
@@ -118,7 +118,7 @@ class DominoesGame(Game):
         "num_players": Option(2, allowed=(2, 3, 4), doc="players, 2-4"),
         "partnerships": Option(False, allowed=(False, True), doc="4 players: seats 0 & 2 against 1 & 3"),
         "variant": Option("muggins", allowed=tuple(PRESETS),
-                          doc="a preset of the options below (RULES.md §2.4, §2.8); an explicit option overrides it"),
+                          doc="a preset of the options below (docs/rules/dominoes.md §2.4, §2.8); an explicit option overrides it"),
         "scoring": Option(lambda o: _preset(o).scoring, allowed=SCORINGS, doc="what a play scores (§2.8)"),
         "spinners": Option(lambda o: _preset(o).spinners, allowed=SPINNERS, doc="the layout (§2.3, §2.8)"),
         "lead": Option("heaviest", allowed=("heaviest", "double"), doc="the first play of each hand (§2.1, §2.8)"),
@@ -349,7 +349,7 @@ class DominoesState(State):
         self.true_score = 0
         self.knock: list[int] | None = None  # [knocker, skipped, forced] while a forced scoring play is due
         self.extra = NO_EXTRA  # EXTRA_EARNED by the play being settled, EXTRA_OFFERED to the player to act
-        # first play: the highest double, else the heaviest tile (RULES.md §2.1)
+        # first play: the highest double, else the heaviest tile (docs/rules/dominoes.md §2.1)
         best, seat, tile = -1, 0, 0
         for s, hand in enumerate(self.hands):
             for t in hand:
@@ -504,7 +504,7 @@ class DominoesState(State):
             self._pay(before)
 
     def _knock(self) -> None:
-        """RULES.md §2.8 knocking: skip the left neighbour; the player after must make a scoring
+        """docs/rules/dominoes.md §2.8 knocking: skip the left neighbour; the player after must make a scoring
         play if they have one, else play reverts to the knocker."""
         n = self.n
         knocker = self.player
@@ -602,7 +602,7 @@ class DominoesState(State):
         return pips
 
     def _hand_bonus(self, side: int, pips: list[int], domino: bool) -> int:
-        """End-of-hand points of the winning ``side`` (RULES.md §2.5, §2.8)."""
+        """End-of-hand points of the winning ``side`` (docs/rules/dominoes.md §2.5, §2.8)."""
         g = self.game
         if g.win_bonus != "pips":
             return g.win_bonus
