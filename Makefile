@@ -5,14 +5,14 @@ PYTHON ?= python3
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install demo play test bench lint clean
+.PHONY: install demo play test bench lint docs clean
 
 # The venv's own pip is kept: pip 25+ shows setuptools' "Editable installation" notice, which the
 # meta-path finder of the agents/ play/ train/ eval/ configs/ -> muggins_env.* mapping always emits.
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e ".[train,play,web,dev]"
+	$(PY) -m pip install --quiet -e ".[train,play,web,dev,docs]"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -33,6 +33,10 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e ".[bench]"
 	$(PY) benchmarks/bench_envs.py --seconds 1 --repeats 3 --reference --scorer --json bench.json
+
+# the documentation site into docs/_build/html (warnings are errors; the env pages come from the env docstrings)
+docs: $(STAMP)
+	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check muggins_env agents play train eval tests benchmarks

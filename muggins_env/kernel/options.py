@@ -20,12 +20,16 @@ class Option:
     ``default`` may be a callable taking the already-resolved options (for defaults that
     depend on other options, like a target that depends on the player count).
     ``check`` returns an error text (what is allowed) or None when the value is fine.
+    ``since`` is the env version that introduced the option (the env pages' version history):
+    an option added to a ``_v0`` env keeps the old game as its default, so it is still ``v0``'s
+    contract, and says so here.
     """
 
     default: Any
     allowed: tuple | None = None
     check: Callable[[Any], str | None] | None = None
     doc: str = ""
+    since: str = "v0"
 
     def validate(self, name: str, value: Any) -> Any:
         """The value as the game uses it (a numpy int, bool or str becomes the plain Python one)."""
