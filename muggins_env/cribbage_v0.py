@@ -1,6 +1,6 @@
 """# Cribbage with muggins counting — `cribbage_v0`
 
-Standard cribbage (RULES.md §4.1) in which players count their own hands and crib aloud and
+Standard cribbage (docs/rules/cribbage.md §4.1) in which players count their own hands and crib aloud and
 the opponents may claim missed points ("muggins N") or denounce an overcount (§4.2). The
 play (pegging) is scored automatically. The episode is a whole game to `target`.
 
@@ -23,9 +23,11 @@ play (pegging) is scored automatically. The episode is a whole game to `target`.
 | 85–113 | "muggins N", N = 1–29 missed points (84 + N) |
 
 Phases: `discard` (seats from the dealer's left lay away 2 cards — 1 with 3–4 players — one
-per action), `play`, `announce` (muggins mode: the counter announces), `respond` (opponents
+per action; then the starter is cut and a jack pegs 2 for the dealer), `play`, `announce` (muggins mode: the counter announces), `respond` (opponents
 in turn from the counter's left, only the other side in partnerships), `over`. With
-`muggins=False` counts are automatic and the show has no decisions.
+`muggins=False` counts are automatic and the show has no decisions. Readable moves in
+`infos[agent]["legal_moves"]`: `"lay away 5♥"`, `"lay 5♥"`, `"go"`, `"announce 12"`, `"accept"`,
+`"overcount"`, `"muggins 4"`.
 
 ## Observation (seats and sides relative to the observer, all in [0, 1])
 own hand (52) · own crib discards (52) · starter once cut (52) · cards laid in this deal's
@@ -38,11 +40,11 @@ announcement/29 (n+1), breakdown fifteens/16, pairs/12, runs/12, flush/5, nobs/1
 ((n+1) × 5) · the crib, face up from its count on (52) · the same settled pieces and crib
 for the previous deal (its last counts settle as the next deal begins). Sizes: 2 players
 529, 3 players 600, 4 players 669 (`game.observation_layout` names every piece,
-`observation_offsets` where it starts). Never an opponent's unplayed cards, the crib before it is turned, or the pack.
+`observation_offsets` where it starts). Never an opponent's unplayed cards, the crib before it is turned, the pack or the next deals.
 `infos[agent]["view"]` has the same as readable data, with each settled count's breakdown
 and outcome (this deal's and the previous deal's).
 
-## Lowball ("A perder", RULES.md §4.2c)
+## Lowball ("A perder", docs/rules/cribbage.md §4.2c)
 `lowball=True`: the deal, play, show and scores are standard cribbage, counted automatically
 (no announce or respond phase), and the side that first reaches the target **loses**; the
 game ends at that moment. Rewards: that side −1, every other side +1/(sides − 1) (2 players
@@ -53,6 +55,10 @@ played with muggins (the seed: "si se eligen los dos, se juega A perder sin Mugg
 `game.options` keeps what was asked, `game.effective_options` what is played
 (`muggins=False`), and `render()` names the variant in its first line. Actions and the
 observation are those of the normal game (the announce and respond entries stay unused).
+The agents play it the lowball way: the heuristic plays to avoid points (lays away the lowest
+expected hand, with its own crib counted against it and an opponent's crib given the most;
+pegs the card that scores least, low cards first), `search:N` counts the score margin the
+lowball way, and the derived features give the least expected values.
 
 ## Options
 | option | default | allowed |
@@ -65,7 +71,8 @@ observation are those of the normal game (the announce and respond entries stay 
 
 ## Rigged deal
 `{"dealer": int, "hands": [[card, ...] per seat], "crib_card": card (3 players only),
-"starter": card}`; cards as ids or strings; later deals are shuffled from the seed.
+"starter": card}` (6 cards each with 2 players, 5 with 3–4); cards as ids or strings; later
+deals are shuffled from the seed.
 
 ## Scoring API
 `muggins_env.games.cribbage`: `score_hand(hand, starter, crib=False)`, `score_breakdown`
@@ -73,7 +80,9 @@ observation are those of the normal game (the announce and respond entries stay 
 the last card laid since the reset), `score_hands_batch(hands (N, 4), starters (N,),
 crib=False)` (all 12,994,800 hand+starter pairs in under a second) and
 `discard_values(cards, n_discard, excluded=())` (expected hand value of every lay-away over
-the unseen starters, ~0.15 ms for a 6-card hand); cards as ids or strings.
+the unseen starters, ~0.15 ms for a 6-card hand); cards as ids or strings. The batch scorer
+reproduces the published distribution of all 12,994,800 (hand, starter) pairs exactly
+(`tests/test_cribbage_scoring.py`).
 """
 
 from typing import Any, ClassVar

@@ -1,6 +1,6 @@
 """# Michigan (stops game) — `michigan_v0`
 
-The household stops game with a printed payment layout and a widow (RULES.md §3), of the
+The household stops game with a printed payment layout and a widow (docs/rules/michigan.md §3), of the
 Boodle / Newmarket family. All 52 cards are dealt one at a time clockwise from the dealer's
 left to the players and to a hidden extra hand, the *widow*, which takes the last card of
 each round. Ranks rise 2..10 J Q K A. A lead is the leader's lowest card of a suit; then the
@@ -53,10 +53,11 @@ seats, sequence, stopped suit, layout, balances, counts, dealer, whether leading
 `reset(options={"deal": {"dealer": 3, "hands": [[card, ...] per seat], "widow": [card, ...]}})`,
 cards as ids or strings (`"10♦"`, `"TD"`), all 52 exactly once, sizes as the deal gives them:
 one card at a time from the dealer's left, the widow last in each round (4 players: the
-dealer's left and the next seat 11, the others 10, the widow 10). It fixes the first hand;
+dealer's left and the next seat 11, the others 10, the widow 10); a wrong size raises
+`ValueError` stating the expected sizes. It fixes the first hand;
 later hands are shuffled from the episode's generator.
 
-## Rules decisions (RULES.md §3 leaves open)
+## Rules decisions (docs/rules/michigan.md §3 leaves open)
 - The first hand's contributions are made at reset and paid out in the first step's rewards.
 - A step that ends a hand carries the going-out payments and the next hand's contributions
   (or, on the last hand, the equal split of the layout).

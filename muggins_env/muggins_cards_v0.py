@@ -1,6 +1,6 @@
 """# Muggins (card game) — `muggins_cards_v0`
 
-The Victorian family game of neighbouring ranks (RULES.md §1). Each player turns up the top
+The Victorian family game of neighbouring ranks (docs/rules/muggins_cards.md §1). Each player turns up the top
 card of a face-down personal stock and must place it: on a common pile it fits (ranks
 differing by exactly 1, no wrap; the player chooses among several), else on the first
 opponent discard clockwise whose top it fits, else on their own discard. The first player
@@ -48,7 +48,7 @@ unknown).
 | option | default | allowed |
 |---|---|---|
 | `num_players` | 4 | 3–7 |
-| `mistakes` | False | True: every physical placement is offered and a call phase follows each |
+| `mistakes` | False | True: every physical placement is offered and a call phase follows each: the observers, clockwise from the placer's left, choose pass or "Muggins!"; False: only correct placements are offered and there is no call phase |
 | `max_turns` | 1000 | int ≥ 1: the hand is then truncated as a draw |
 | `skip_forced` | False | apply single-action decisions automatically |
 | `render_mode` | None | "ansi", "human" |

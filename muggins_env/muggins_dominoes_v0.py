@@ -1,10 +1,10 @@
 """# Muggins dominoes and the Fives family — `muggins_dominoes_v0`
 
-Muggins ("All Fives", "Ponta de Cinco") and its family (RULES.md §2): players add matching
+Muggins ("All Fives", "Ponta de Cinco") and its family (docs/rules/dominoes.md §2): players add matching
 tiles to the layout and score when the *count* (the sum of the layout's open ends) is a
 multiple of 5 (or 3); a player who dominoes scores the pips left in the opponents' hands;
 with the *muggins rule* each play's score must be announced and opponents may call
-"Muggins!" on a wrong announcement. Orthogonal options (RULES.md §2.8) switch the scoring
+"Muggins!" on a wrong announcement. Orthogonal options (docs/rules/dominoes.md §2.8) switch the scoring
 (`fives`, `threes`, `fives_and_threes`, `per_five`, `primes`), the layout (a line, one spinner,
 the sniff, every double a spinner), the lead, knocking and the extra play; a `variant` name is a
 preset of them (table under Options).
@@ -20,7 +20,8 @@ preset of them (table under Options).
 ## Actions (a contract per configuration)
 `num_slots` = 3 (`spinners="none"`), 5 (`first`, `sniff`), `2 * set_max + 5` (`every`);
 `num_tiles` = 28, 55, 91, 136 for `set_max` 6, 9, 12, 15 (6, 10 for the research sizes 2, 3);
-`max_announcement` = M below.
+`max_announcement` = M below. The default game has 108 actions; `five_up` on the double-15 set
+4858.
 
 | index | meaning |
 |---|---|
@@ -50,7 +51,8 @@ show; `layout.reachable_counts`), per preset for double-6 / 9 / 12 / 15: `muggin
 `five_up` 15/34/60/94 (the largest counts are 75/171/304/474: `layout.EVERY_DOUBLE_MAX_COUNT`),
 `fives_1863` 4/6/8/10, `primes` 17/23/31/43. `Game.play_action("5-3", 2)`,
 `Game.announce_action(v)`, `Game.PASS`, `.ACCEPT`, `.MUGGINS`, `.KNOCK`, `.DRAW`, `.STOP`
-(-1 when the option is off) give indices by name.
+(-1 when the option is off) give indices by name, and `Game.decode_play(a)` the tile and slot
+of a play index (`Game` = `muggins_env.games.dominoes.DominoesGame`).
 
 Drawing is not an action: a player who cannot play draws automatically until they draw a
 playable tile (which they then must play: the mask holds only plays) or the boneyard is
@@ -112,8 +114,9 @@ With `episode="hand"` the side with the highest score after the hand wins (a tie
 | `max_hands` | 100 | int ≥ 1: hands before the game is truncated as a draw |
 | `skip_forced`, `render_mode` | | as every env |
 
-Presets (an option given explicitly overrides its preset's value; every combination is a
-game, except `knocking=True` with 2 players):
+Presets (an option given explicitly overrides its preset's value: `variant="fives_and_threes",
+spinners="first"` is fives and threes with a spinner; every combination is a game, except
+`knocking=True` with 2 players, a `ValueError`):
 
 | `variant` | `scoring` | `spinners` | other defaults |
 |---|---|---|---|
@@ -125,6 +128,16 @@ game, except `knocking=True` with 2 players):
 | `five_up` | `per_five` | `every` | target 61 |
 | `fives_1863` | `per_five` | `none` | target 31, `muggins="off"`, `win_bonus=1` |
 | `primes` | `primes` | `none` | |
+
+The rest of the family in a sentence each (docs/rules/dominoes.md §2.8): **fives and threes
+with a spinner** scores the `fives_and_threes` table on a one-spinner layout; **the 1863 All
+Fives** scores one point per five, plays to 31 without the muggins rule, and the hand's winner
+scores `win_bonus` points instead of pips; **Primes** scores a prime count and ends a hand with
+the opponents' heaviest tile rounded to the nearest prime; **the double lead** makes the highest
+double lead and deals again when nobody holds one; **knocking** lets a player who cannot play
+skip the next player and force the one after to make a scoring play (or, lacking one, send play
+back to the knocker, who draws); **the extra play** lets a player who laid a double or scored
+lay one more tile (not their last) or stop.
 
 ## Rigged deal
 `reset(options={"deal": {"hands": [[tile, ...] per seat], "boneyard": [tile, ...]}})`: tiles

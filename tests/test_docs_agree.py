@@ -1,5 +1,7 @@
-"""The README and the tools agree (issue 16): the run folders the README's commands read are
-the ones its commands and `make demo` write; the default `--out` is make demo's folder."""
+"""The documentation and the tools agree (issue 16; issue 33: README.md and the pages under docs/
+together): the run folders the commands on any page read are the ones a command on some page or
+`make demo` writes; the default `--out` is make demo's folder; the eval table's legend is explained
+where the statistics are (docs/agents.md)."""
 
 import re
 from pathlib import Path
@@ -7,7 +9,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-READMES = [ROOT / "README.md", ROOT / "configs" / "README.md"]
+DOCS = ROOT / "docs"
+READMES = [ROOT / "README.md", ROOT / "configs" / "README.md",
+           *sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.relative_to(DOCS).parts)]
 
 
 def make_demo():
@@ -18,15 +22,21 @@ def make_demo():
     return game, re.search(r"--out (\S+)", command).group(1).replace("$(GAME)", game)
 
 
+def test_the_pages_checked_include_the_docs():
+    names = {p.relative_to(ROOT).as_posix() for p in READMES}
+    assert {"README.md", "docs/training.md", "docs/zoo.md", "docs/agents.md", "docs/getting-started.md"} <= names
+
+
 def test_every_run_folder_the_readmes_read_is_one_a_command_writes():
     _, demo_out = make_demo()
     text = "\n".join(p.read_text() for p in READMES)
     written = set(re.findall(r"--out (runs/[^\s`\]]+)", text)) | {demo_out}
     read = re.findall(r"ppo:(runs/[^\s`]+)", text) + re.findall(r"--resume (runs/[^\s`]+)", text)
-    assert read  # the README does evaluate and resume runs
+    assert read  # the docs do evaluate and resume runs
     for folder in read:
-        assert folder in written, f"the README reads {folder}, which no README command or make demo writes"
-    assert f"--out {demo_out}" in (ROOT / "README.md").read_text()  # the training example is make demo
+        assert folder in written, f"the docs read {folder}, which no command of README.md, docs/ or make demo writes"
+    assert f"--out {demo_out}" in (ROOT / "README.md").read_text()  # the quick start's training command is make demo
+    assert f"--out {demo_out}" in (DOCS / "training.md").read_text()  # and so is the training page's first one
 
 
 def test_muggins_train_writes_to_the_folder_make_demo_names_by_default(monkeypatch, tmp_path, capsys):
@@ -42,7 +52,7 @@ def test_muggins_train_writes_to_the_folder_make_demo_names_by_default(monkeypat
     assert f"agent spec ppo:{demo_out}" in capsys.readouterr().out
 
 
-def test_the_eval_table_legend_is_printed_under_the_table_and_explained_in_the_readme(capsys):
+def test_the_eval_table_legend_is_printed_under_the_table_and_explained_in_the_docs(capsys):
     pytest.importorskip("openskill")  # the [eval] extra
     from muggins_env.eval import format_table, print_table, run_tournament, summarise
     from muggins_env.eval.report import LEGEND
@@ -58,5 +68,5 @@ def test_the_eval_table_legend_is_printed_under_the_table_and_explained_in_the_r
     print_table(summary)
     printed = capsys.readouterr().out
     assert LEGEND in printed and printed.index(LEGEND) < printed.index("head-to-head")
-    readme = (ROOT / "README.md").read_text()
-    assert "`*`" in readme and "`rating`" in readme
+    statistics = (DOCS / "agents.md").read_text().split("## The statistics")[1]
+    assert "`*`" in statistics and "`rating`" in statistics

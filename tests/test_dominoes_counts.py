@@ -1,6 +1,6 @@
-"""The announcement range is exactly 0..M, M the largest score one play can make (RULES.md
-§2.6, issue 16.7): ``reachable_counts`` against an exhaustive enumeration of layouts built
-tile by tile with the game's own ``Layout``.
+"""The announcement range is exactly 0..M, M the largest score one play can make
+(docs/rules/dominoes.md §2.6, issue 16.7): ``reachable_counts`` against an exhaustive
+enumeration of layouts built tile by tile with the game's own ``Layout``.
 
 Two searches, per layout and set:
 - *relaxed*: every layout reachable when each double is used at most once but any other tile
@@ -11,7 +11,7 @@ Two searches, per layout and set:
 Both search breadth first over the layout's signature (open ends, doubles' free sides, the
 spinners), which decides every later count. The line searches take a second; the one-spinner
 and sniff layouts of the double-6 set take minutes each, so they run as a check script,
-``benchmarks/check_dominoes_counts.py`` (same searches; its last result is in the README).
+``benchmarks/check_dominoes_counts.py`` (same searches; its last result is on docs/rules/dominoes.md).
 
 Every double a spinner (``spinners="every"``) is not enumerated: its largest count comes from
 ``benchmarks/check_dominoes_every.py`` (branch and bound over an exact tree model of a layout);

@@ -14,7 +14,7 @@ from muggins_env.train.config import load_config
 
 CARDS = ("muggins_cards_v0", {"num_players": 4, "mistakes": True})
 
-# Card ids are suit * 13 + rank - 1 (README): 5♣ 4, 7♦ 19, K♥ 38, 2♠ 40, 6♥ 31, 9♣ 8, 3♦ 15,
+# Card ids are suit * 13 + rank - 1 (docs/api.md): 5♣ 4, 7♦ 19, K♥ 38, 2♠ 40, 6♥ 31, 9♣ 8, 3♦ 15,
 # 10♠ 48, 9♦ 21, 8♦ 20.
 TABLE = {"seat": 0, "phase": "place", "review": None, "card_in_play": 31,  # 6♥: fits 5♣ (pile 0) and 7♦ (pile 1)
          "commons": [4, 19, 38, 40], "discard_tops": [8, 15, -1, 48],  # own 9♣, then 3♦, empty, 10♠

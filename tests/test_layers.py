@@ -100,7 +100,7 @@ def test_no_floor_imports_one_above_it():
             if RANK[floor] > RANK[own] and rel not in ALIAS_FILES:
                 wrong.append(f"{rel}:{line} imports {target}")
     assert not wrong, "imports from a floor above:\n" + "\n".join(wrong)
-    # the arrows between floors, all pointing down (what the README's layout section shows)
+    # the arrows between floors, all pointing down (what docs/design.md's layout shows)
     above = {(a, b) for a, b in edges if RANK[b] > RANK[a]}
     assert above <= {("muggins_env", "muggins_env.agents"), ("muggins_env", "muggins_env.play")}  # the aliases
 

@@ -1,7 +1,7 @@
 """The quick presets behind ``make demo GAME=<id>`` (issue 31, item 1: every quick demo learns).
 
-Every game ships a ``quick`` preset that loads and plays the game the README promises; the
-games where PPO from scratch lost to the heuristic within a quick budget (cribbage, dominoes,
+Every game ships a ``quick`` preset that loads and plays the game the quick start (README.md,
+docs/getting-started.md) promises; the games where PPO from scratch lost to the heuristic within a quick budget (cribbage, dominoes,
 card Muggins) warm-start from the heuristic (imitation, the per-action scorer reading the
 heuristic's move as a hint) before a short PPO phase at a low rate; and a tiny-budget run of
 every quick preset (sizes overridden, the preset's own policy, features, pool and warm start)
@@ -15,7 +15,7 @@ from muggins_env.train.config import list_presets, load_config
 
 from muggins_env import ENV_NAMES
 
-#: what the README's quick start promises each demo plays (env_options as trained; eval on win/chips)
+#: what the quick start (README.md, docs/getting-started.md) promises each demo plays (env_options as trained; eval on win/chips)
 PROMISED = {
     "michigan_v0": {"num_players": 4, "reward": "chips"},
     "cribbage_v0": {"num_players": 2, "muggins": True, "reward": "points"},

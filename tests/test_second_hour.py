@@ -198,7 +198,8 @@ def test_a_missing_extra_is_one_line_of_one_form_exit_1_everywhere(monkeypatch, 
     assert len(err) == 1 and err[0].startswith("muggins-play: error: this command needs the [play] extra")
 
 
-def test_the_readme_names_only_extras_that_exist_and_no_registry_install():
+def test_the_docs_name_only_extras_that_exist_and_no_registry_install():
+    """README.md and the pages under docs/ (the install notes are on docs/getting-started.md)."""
     import re
     from pathlib import Path
 
@@ -206,11 +207,13 @@ def test_the_readme_names_only_extras_that_exist_and_no_registry_install():
     section = (root / "pyproject.toml").read_text().split("[project.optional-dependencies]")[1].split("\n[")[0]
     extras = set(re.findall(r"^(\w+) = \[", section, re.MULTILINE))
     assert {"eval", "train", "play", "web", "dev", "rllib"} <= extras
-    readme = (root / "README.md").read_text()
-    named = {e for group in re.findall(r"""(?:muggins-env|\.)\[([\w,]+)\]""", readme) for e in group.split(",")}
+    pages = [root / "README.md", *sorted(p for p in (root / "docs").rglob("*.md") if "_build" not in p.parts)]
+    text = "\n".join(p.read_text() for p in pages)
+    named = {e for group in re.findall(r"""(?:muggins-env|\.)\[([\w,]+)\]""", text) for e in group.split(",")}
     assert named and named <= extras, named - extras
-    assert "pip install muggins-env" not in readme  # not on PyPI
-    assert "pip install ." in readme and "pip wheel" in readme
+    assert "pip install muggins-env" not in text  # not on PyPI
+    for page in (root / "README.md", root / "docs" / "getting-started.md"):
+        assert "pip install ." in page.read_text() and "pip wheel" in page.read_text(), page
     assert "muggins-games/" in (root / ".gitignore").read_text().splitlines()
 
 

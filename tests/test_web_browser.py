@@ -2,9 +2,9 @@
 against ``muggins-serve`` started by the test on a free port of 127.0.0.1.
 
 Every game is played to its end by clicking (hand cards or tiles where a move names them,
-else the move buttons), with screenshots saved (``MUGGINS_SCREENSHOTS=dir`` keeps them, the
-README's come from there); two browser contexts play one table as two humans, one of them
-reloading its page mid-game. Skipped only when Chromium or the ``[web]`` extra is missing.
+else the move buttons), with screenshots saved (``MUGGINS_SCREENSHOTS=dir`` keeps them: the
+pictures in docs/screenshots, which README.md and docs/play.md show, come from there); two
+browser contexts play one table as two humans, one of them reloading its page mid-game. Skipped only when Chromium or the ``[web]`` extra is missing.
 """
 
 from __future__ import annotations
