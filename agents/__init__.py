@@ -5,12 +5,13 @@
 | ``random`` | uniform over the legal actions (every game) |
 | ``heuristic`` | the game's documented strategy (``agents/heuristic_<game>.py``) |
 | ``search`` / ``search:N`` | determinised Monte-Carlo over heuristic rollouts, N rollouts per decision (default 200); extra settings as ``search:N,z=0.5,max_candidates=4,horizon=40`` |
-| ``search:N,policy=SPEC`` | policy-guided search: the agent spec ``SPEC`` (``zoo:...``, ``ppo:...``, ``rllib:...``, ``heuristic``, ``random``) plays the rollouts from each seat's observation, mask and view (``rollout=policy``, the default with a policy; ``rollout=heuristic`` keeps the heuristic's); ``prior=policy`` takes the candidates and the kept move from the policy's ranking instead of the heuristic's (``prior=heuristic``, the default); e.g. ``search:200,policy=zoo:cribbage_v0`` or ``search:200,policy=zoo:cribbage_v0,rollout=heuristic,prior=policy`` |
+| ``search:N,policy=SPEC`` | policy-guided search: the agent spec ``SPEC`` (``zoo:...``, ``ppo:...``, ``rllib:...``, ``heuristic``, ``random``) plays the rollouts from each seat's observation, mask and view (``rollout=policy``, the default with a policy; ``rollout=heuristic`` keeps the heuristic's); ``prior=policy`` takes the candidates and the kept move from the policy's ranking instead of the heuristic's (``prior=heuristic``, the default); ``prior=hybrid`` keeps the heuristic's candidates, adds the policy's move and keeps it without evidence; e.g. ``search:200,policy=zoo:cribbage_v0`` or ``search:200,policy=zoo:cribbage_v0,rollout=heuristic,prior=policy`` |
 | ``ppo:path`` | a trained MaskablePPO policy (``agents/ppo.py``; torch only if a .zip must be read) |
 | ``rllib:path`` | a policy trained by ``muggins-train --backend rllib``, exported to numpy (no Ray, no torch) |
 | ``zoo:env_id`` / ``zoo:env_id/name`` | a trained policy shipped in the package (``muggins_env/zoo``; no torch) |
 | ``best:env_id`` / ``best:env_id/name`` | the strongest player the package ships for that zoo configuration (``muggins_env/zoo/players.json``: today the search guided by its network) |
 | ``openspiel:ismcts[:N]`` / ``openspiel:mcts[:N]`` | OpenSpiel's Python IS-MCTS (or MCTS on one determinisation), N simulations per move (default 200), through the bridge (``agents/openspiel.py``; the ``[openspiel]`` extra) |
+| ``llm:model=NAME,base_url=URL[,...]`` | a language model over any OpenAI-compatible ``/v1/chat/completions`` endpoint, from the text view of its seat (``agents/llm.py``: settings, answer format, retries, fallback) |
 
 ``make_agent(spec, game_id, options)`` builds one; the protocol is in ``agents/base.py``:
 ``act(observation, action_mask, rng, info=None) -> int`` where ``info`` is the player's
@@ -41,7 +42,7 @@ __all__ = [
     "state_sampler",
 ]
 
-AGENT_KINDS = ("random", "heuristic", "search", "ppo", "rllib", "zoo", "best", "openspiel")
+AGENT_KINDS = ("random", "heuristic", "search", "ppo", "rllib", "zoo", "best", "openspiel", "llm")
 
 #: game id -> "module:Heuristic[:Evaluator]" (modules of this package, imported lazily)
 HEURISTICS = {
@@ -87,10 +88,11 @@ SEARCH_SETTINGS = ("budget", "z", "max_candidates", "horizon", "policy", "rollou
 #: the search's spec in a few lines (``muggins-eval --list-agents`` prints it)
 SEARCH_SPEC_HELP = """\
 search:N[,z=1.0][,max_candidates=6][,horizon=H]   N heuristic rollouts per decision (default 200)
-search:N,policy=SPEC[,rollout=policy|heuristic][,prior=heuristic|policy]   policy-guided search:
+search:N,policy=SPEC[,rollout=policy|heuristic][,prior=heuristic|policy|hybrid]   policy-guided search:
     SPEC is an agent spec that plays from observations (zoo:..., ppo:..., rllib:..., heuristic,
     random); rollout=policy (the default with a policy) lets it play every seat of the rollouts,
-    prior=policy takes the candidates and the move kept without evidence from its ranking;
+    prior=policy takes the candidates and the move kept without evidence from its ranking,
+    prior=hybrid keeps the heuristic's candidates, adds the policy's move and keeps it without evidence;
     e.g. search:200,policy=zoo:cribbage_v0   search:200,policy=zoo:cribbage_v0,rollout=heuristic,prior=policy"""
 
 
@@ -120,9 +122,9 @@ def _check_search_choices(spec: str, kwargs: dict) -> None:
         kwargs["policy"] = policy.strip()
     else:
         for key in ("rollout", "prior"):
-            if kwargs.get(key) == "policy":
-                raise ValueError(f"agent spec {spec!r}: search setting {key}=policy needs policy=<agent spec> "
-                                 f"(e.g. search:200,policy=zoo:cribbage_v0,{key}=policy)")
+            if kwargs.get(key) in ("policy", "hybrid"):
+                raise ValueError(f"agent spec {spec!r}: search setting {key}={kwargs[key]} needs policy=<agent spec> "
+                                 f"(e.g. search:200,policy=zoo:cribbage_v0,{key}={kwargs[key]})")
 
 
 def parse_spec(spec: str) -> tuple[str, str, dict[str, Any]]:
@@ -148,6 +150,10 @@ def parse_spec(spec: str) -> tuple[str, str, dict[str, Any]]:
         if not arg:
             raise ValueError(f"agent spec {spec!r}: name the OpenSpiel bot, e.g. openspiel:ismcts or openspiel:ismcts:500")
         return kind, arg, {}
+    if kind == "llm":
+        from .llm import parse_llm_spec
+
+        return kind, "", parse_llm_spec(spec, arg)
     kwargs: dict[str, Any] = {}
     parts = [p for p in arg.split(",") if p] if arg else []
     positional = ""
@@ -214,6 +220,10 @@ def make_agent(spec: str, game_id: str, options: dict | None = None) -> Agent:
         from .openspiel import make_openspiel_agent
 
         return make_openspiel_agent(arg, game_id, options)
+    if kind == "llm":  # standard library only: urllib to the endpoint
+        from .llm import make_llm_agent
+
+        return make_llm_agent(spec.strip(), kwargs, game_id, options)
     cls, ev_cls = _heuristic_parts(game_id)
     heuristic = cls(game)
     if kind == "heuristic":

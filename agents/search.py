@@ -24,7 +24,7 @@ determinised states from the sampler. Options (spec ``search:N`` or ``make_agent
 ``horizon`` (decisions per rollout, default per game).
 
 Policy-guided search (spec ``search:N,policy=<agent spec>[,rollout=policy|heuristic]
-[,prior=heuristic|policy]``, ``make_agent`` kwargs ``policy``, ``rollout``, ``prior``): the
+[,prior=heuristic|policy|hybrid]``, ``make_agent`` kwargs ``policy``, ``rollout``, ``prior``): the
 policy is any agent spec that plays from observations (``zoo:...``, ``ppo:...``, ``rllib:...``,
 ``heuristic``, ``random``; not ``search``), built for the same game and options.
 - ``rollout=policy`` (the default once a policy is given): the policy plays every seat in the
@@ -36,6 +36,12 @@ policy is any agent spec that plays from observations (``zoo:...``, ``ppo:...``,
   moves (a trained policy's masked softmax; the heuristic's own ranking when the policy is
   ``heuristic``) and the move kept without evidence is the policy's; ``prior=heuristic`` (the
   default) keeps the heuristic's candidates and default move.
+- ``prior=hybrid``: the heuristic's candidates (those of the plain search, so a decision costs
+  what ``search:N``'s does wherever the network agrees with the heuristic) with the policy's
+  most probable move added in front when it is not among them, and the policy's move as the
+  one kept without evidence. ``prior=policy`` weighs up to ``max_candidates`` moves at every
+  decision with two legal moves, where the heuristic often offers one (an announcement, an
+  obvious placement): in dominoes that made a move 5x as dear as ``search:100``'s.
 Without ``policy`` the agent is exactly the plain ``search:N``.
 
 Speed (exactly the decisions and values of the plain loop, ``benchmarks/search_reference.py``
@@ -60,7 +66,7 @@ from .base import legal_of, player_view, state_sampler
 
 #: values of the search settings that name a choice
 ROLLOUTS = ("heuristic", "policy")
-PRIORS = ("heuristic", "policy")
+PRIORS = ("heuristic", "policy", "hybrid")
 #: agent kinds that may guide the search
 POLICY_KINDS = ("zoo", "ppo", "rllib", "heuristic", "random")
 
@@ -292,14 +298,14 @@ class SearchAgent:
             raise ValueError(f"search rollout={rollout!r} is not allowed; allowed: {', '.join(ROLLOUTS)}")
         if prior not in PRIORS:
             raise ValueError(f"search prior={prior!r} is not allowed; allowed: {', '.join(PRIORS)}")
-        if policy is None and (rollout == "policy" or prior == "policy"):
+        if policy is None and (rollout == "policy" or prior in ("policy", "hybrid")):
             raise ValueError(f"search rollout={rollout!r}, prior={prior!r}: a policy is needed for "
                              "'policy' (give policy=<agent spec>, e.g. policy=zoo:cribbage_v0)")
         if policy is not None and not hasattr(policy, "act"):
             raise ValueError(f"search policy={policy!r} is not an agent (it has no act method)")
-        if prior == "policy" and not (hasattr(getattr(policy, "policy", None), "probabilities")
-                                      or hasattr(policy, "candidates")):
-            raise ValueError(f"search prior=policy needs a policy that ranks moves (zoo:, ppo:, rllib: or "
+        if prior in ("policy", "hybrid") and not (hasattr(getattr(policy, "policy", None), "probabilities")
+                                                  or hasattr(policy, "candidates")):
+            raise ValueError(f"search prior={prior} needs a policy that ranks moves (zoo:, ppo:, rllib: or "
                              f"heuristic); {policy_spec or getattr(policy, 'name', policy)!r} does not")
         self.game = game
         self.heuristic = heuristic
@@ -322,10 +328,12 @@ class SearchAgent:
         self.name = name
         self._roller = _RolloutPolicy(policy) if rollout == "policy" else heuristic
         self._streams = (_Stream(), _Stream())
+        self._policy_rng = np.random.default_rng(0x5EED)
         self.last_values: dict[int, float] = {}
 
     def reset(self) -> None:
         self.last_values = {}
+        self._policy_rng = np.random.default_rng(0x5EED)
         reset = getattr(self.policy, "reset", None)
         if callable(reset):
             reset()
@@ -362,8 +370,18 @@ class SearchAgent:
                              "state.resample_hidden(player, rng)); play it through muggins_env.eval "
                              "or give the sampler in info")
         view = player_view(info)
-        pick = self._policy_candidates if self.prior == "policy" else self._heuristic_candidates
-        default, cands = pick(observation, action_mask, rng, info, view, legal)
+        if self.prior == "hybrid":
+            default, cands = self._heuristic_candidates(observation, action_mask, rng, info, view, legal)
+            # the policy's own draws (a sampling policy, a heuristic's ties) come from a stream of
+            # its own, so that the worlds are the plain search's
+            mine, _ = self._policy_candidates(observation, action_mask, self._policy_rng, info, view, legal)
+            cands = list(cands) if cands else [int(a) for a in legal]
+            if default not in cands:
+                cands = [default] + cands[: self.max_candidates - 1]
+            default = mine
+        else:
+            pick = self._policy_candidates if self.prior == "policy" else self._heuristic_candidates
+            default, cands = pick(observation, action_mask, rng, info, view, legal)
         if not cands:
             cands = [int(a) for a in legal]
         if default not in cands:

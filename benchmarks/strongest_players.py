@@ -10,6 +10,7 @@ the strongest player and of the search it is compared with are reported side by 
 
     python benchmarks/strongest_players.py --out benchmarks/results/zoo/strongest
     python benchmarks/strongest_players.py --configs michigan_v0 --deals 100 --seed 34000
+    python benchmarks/strongest_players.py --against heuristic --no-network --out DIR   # best:<name> vs the heuristic
     python benchmarks/strongest_players.py --out DIR --write   # the figures onto players.json and the cards
 
 ``--write`` stores each measured row on the record (``evaluation``, ``summary``) and on the zoo
@@ -84,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--deals", type=int, default=100, help="duplicate deals per pairing (default 100)")
     p.add_argument("--seed", type=int, default=34000, help="first deal seed (default 34000)")
     p.add_argument("--no-network", action="store_true", help="only the strongest player, not the network alone")
+    p.add_argument("--against", default=None, help="play this opponent instead of the record's search (e.g. "
+                   "heuristic); rows go to <config>.vs_<opponent>.json")
     p.add_argument("--out", default=None, help="folder for <config>.json per configuration")
     p.add_argument("--write", action="store_true", help="store the rows from --out on players.json and the cards")
     args = p.parse_args(argv)
@@ -102,14 +105,15 @@ def main(argv: list[str] | None = None) -> int:
         card = model_card(name)
         game_id, options = card["game"], play_options(card["game_options"])
         rows = {"config": name, "game": game_id, "options": options}
-        rows["best"] = head_to_head(game_id, options, record["spec"], record["compared_with"], args.deals, args.seed)
+        opponent = args.against or record["compared_with"]
+        rows["best"] = head_to_head(game_id, options, record["spec"], opponent, args.deals, args.seed)
         print(json.dumps(rows["best"]), flush=True)
         if not args.no_network:
-            rows["network"] = head_to_head(game_id, options, f"zoo:{name}", record["compared_with"], args.deals,
-                                           args.seed)
+            rows["network"] = head_to_head(game_id, options, f"zoo:{name}", opponent, args.deals, args.seed)
             print(json.dumps(rows["network"]), flush=True)
         if out:
-            (out / f"{name.replace('/', '_')}.json").write_text(json.dumps(rows, indent=1) + "\n")
+            suffix = f".vs_{args.against.replace(':', '_')}" if args.against else ""
+            (out / f"{name.replace('/', '_')}{suffix}.json").write_text(json.dumps(rows, indent=1) + "\n")
     return 0
 
 
@@ -122,11 +126,16 @@ def write(players: dict, configs: list[str], out: Path) -> int:
         rows = json.loads(path.read_text())
         best = rows["best"]
         players[name]["evaluation"] = best
+        vs_h = out / f"{name.replace('/', '_')}.vs_heuristic.json"
+        if vs_h.is_file():
+            players[name]["vs_heuristic"] = json.loads(vs_h.read_text())["best"]
         players[name]["summary"] = (
             f"{verdict(best)} {best['opponent']} head to head: win rate {best['win_rate']:.3f} "
             f"[{best['win_rate_ci95'][0]:.3f}, {best['win_rate_ci95'][1]:.3f}] over {best['deals']} duplicate deals "
             f"(seed {best['seed']}, parity {best['parity']:.2f}), {best['ms_per_move']:.0f} ms a move vs "
-            f"{best['opponent_ms_per_move']:.0f}")
+            f"{best['opponent_ms_per_move']:.0f}"
+            + (f"; vs heuristic {players[name]['vs_heuristic']['win_rate']:.3f}" if "vs_heuristic" in players[name]
+               else ""))
         if "network" in rows:
             card_path = ZOO / name.partition("/")[0] / (name.partition("/")[2] or "default") / "model_card.json"
             card = json.loads(card_path.read_text())

@@ -24,7 +24,7 @@ def test_a_best_player_is_its_networks_search_at_the_compared_searchs_budget(nam
     ckind, cn, ckwargs = parse_spec(record["compared_with"])
     assert (kind, ckind) == ("search", "search") and ckwargs == {"budget": int(cn)}
     assert kwargs["budget"] == ckwargs["budget"]  # the same rollouts a move as the search it must beat
-    assert kwargs["policy"] == f"zoo:{name}" and kwargs["prior"] == "policy" and kwargs["rollout"] == "heuristic"
+    assert kwargs["policy"] == f"zoo:{name}" and kwargs["prior"] == "hybrid" and kwargs["rollout"] == "heuristic"
 
 
 @pytest.mark.parametrize("name", sorted(PLAYERS))
@@ -33,7 +33,7 @@ def test_a_best_player_plays_only_legal_moves_on_its_configuration(name):
     game_id, options = card["game"], card["game_options"]
     agent = make_agent(f"best:{name}", game_id, options)
     assert isinstance(agent, SearchAgent) and agent.name == f"best:{name}"
-    assert agent.prior == "policy" and agent.policy.name == f"zoo:{name}"
+    assert agent.prior == "hybrid" and agent.policy.name == f"zoo:{name}"
     agent.budget = 12  # the same agent on a small budget: a test, not an evaluation
     weighed = []
 

@@ -195,6 +195,7 @@ class Recorder:
 @pytest.mark.parametrize("spec", ["search:24,policy=zoo:cribbage_v0",
                                   "search:24,policy=zoo:cribbage_v0,rollout=heuristic,prior=policy",
                                   "search:24,policy=heuristic,prior=policy",
+                                  "search:24,policy=zoo:cribbage_v0,rollout=heuristic,prior=hybrid",
                                   "search:24,policy=random"])
 def test_guided_search_plays_legal_moves(spec):
     options = {"num_players": 2}
@@ -236,8 +237,61 @@ def test_guided_search_plays_legal_moves(spec):
         state.apply(state.check_legal(a))
         steps += 1
     assert seen, "the guided search never weighed two moves"
-    if agent.rollout == "policy" or agent.prior == "policy":
+    if agent.rollout == "policy" or agent.prior in ("policy", "hybrid"):
         assert rec.calls > 0
+
+
+@pytest.mark.parametrize("game_id", ["cribbage_v0", "muggins_dominoes_v0", "michigan_v0"])
+def test_hybrid_prior_with_the_heuristic_as_policy_is_the_plain_search(game_id):
+    """prior=hybrid keeps the plain search's candidates and adds only the policy's move: with the
+    heuristic as the policy it weighs the same moves on the same worlds and plays the same."""
+    game = make_game(game_id, {})
+    plain = make_agent("search:16", game_id, {})
+    hybrid = make_agent("search:16,policy=heuristic,rollout=heuristic,prior=hybrid", game_id, {})
+    state = game.new_initial_state(seed=4)
+    rng = np.random.default_rng(0)
+    weighed = 0
+    while not state.is_terminal() and weighed < 12:
+        p = state.current_player()
+        mask = state.legal_actions_mask()
+        obs, info = state.observation(p), _info(state, p)
+        a = plain.act(obs, mask.copy(), np.random.default_rng([weighed, 1]), info)
+        b = hybrid.act(obs, mask.copy(), np.random.default_rng([weighed, 1]), info)
+        assert a == b and plain.last_values == hybrid.last_values
+        weighed += len(plain.last_values) >= 2
+        legal = np.flatnonzero(mask)
+        state.apply(int(legal[rng.integers(len(legal))]))
+    assert weighed >= 3
+
+
+def test_hybrid_prior_adds_the_policys_move_and_keeps_it_without_evidence():
+    class Contrarian:  # ranks the heuristic's move last: its own move is never the heuristic's
+        name = "contrarian"
+
+        def __init__(self, heuristic):
+            self.heuristic = heuristic
+
+        def candidates(self, view, legal, k):
+            ranked = self.heuristic.candidates(view, legal, len(legal))
+            return (ranked[1:] + ranked[:1])[:k] if len(ranked) > 1 else ranked
+
+        def act(self, observation, action_mask, rng, info=None):
+            view = info.get("view", info) if isinstance(info, dict) else info
+            return int(self.candidates(view, np.flatnonzero(action_mask), 1)[0])
+
+    game = make_game("cribbage_v0", {})
+    agent = make_agent("search:8,policy=heuristic,rollout=heuristic,prior=hybrid,z=1000", "cribbage_v0", {})
+    agent.policy = Contrarian(agent.heuristic)
+    state = game.new_initial_state(seed=9)
+    p = state.current_player()
+    mask = state.legal_actions_mask()
+    info = _info(state, p)
+    heuristic_move = int(agent.heuristic.act(state.observation(p), mask, np.random.default_rng(0), info))
+    theirs = agent.policy.act(None, mask, None, info)
+    assert theirs != heuristic_move
+    a = agent.act(state.observation(p), mask.copy(), np.random.default_rng(1), info)
+    assert theirs in agent.last_values and heuristic_move in agent.last_values
+    assert a == theirs  # z=1000: no evidence is enough, the policy's move is kept
 
 
 def test_guided_search_in_a_tournament(tmp_path):

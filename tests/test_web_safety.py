@@ -93,7 +93,7 @@ def test_the_strongest_players_are_offered_by_name_within_the_search_cap():
         assert r.status_code == 400 and "is not one of this server's players" in r.json()["error"]
         created = _create(c, "muggins_dominoes_v0", ["human", "best:muggins_dominoes_v0"])
         agent = c.app.state.tables.tables[created["table"]].session.agents[1]
-        assert type(agent).__name__ == "SearchAgent" and agent.prior == "policy" and agent.budget == 100
+        assert type(agent).__name__ == "SearchAgent" and agent.prior == "hybrid" and agent.budget == 100
 
 
 def test_a_bad_operator_player_stops_the_server_at_start():
