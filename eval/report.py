@@ -82,6 +82,8 @@ def summarise(result: TournamentResult, n_boot: int = 2000) -> dict[str, Any]:
             "rating_mu": ratings[i][0], "rating_sigma": ratings[i][1],
             "rating_ordinal": ratings[i][0] - 3 * ratings[i][1],
         })
+    for i, model in agent_model_stats(result).items():
+        agents[i]["model_stats"] = model
     with np.errstate(invalid="ignore", divide="ignore"):
         h2h = np.where(h2h_den > 0, h2h_num / np.maximum(h2h_den, 1), np.nan)
     recs = result.records
@@ -95,6 +97,52 @@ def summarise(result: TournamentResult, n_boot: int = 2000) -> dict[str, Any]:
         "head_to_head": {"agents": result.agents,
                          "matrix": [[None if np.isnan(x) else float(x) for x in row] for row in h2h]},
     }
+
+
+#: the per-move rates of a language-model player's stats (``model_stats`` of the summary)
+MODEL_COLUMNS = ("decisions", "illegal_rate", "retries_per_move", "fallbacks", "fallback_rate",
+                 "tokens_per_move", "seconds_per_move")
+
+
+def agent_model_stats(result: TournamentResult) -> dict[int, dict]:
+    """Per agent index that keeps ``stats()`` (the ``llm:`` players): its counts summed over
+    every game and seat, and the rates per move: illegal answers per answer, retries and tokens
+    and seconds per move, fallbacks."""
+    sums: dict[int, dict[str, float]] = {}
+    for r in result.records:
+        for seat, st in (getattr(r, "agent_stats", None) or {}).items():
+            acc = sums.setdefault(r.seating[int(seat)], {})
+            for k, v in st.items():
+                acc[k] = acc.get(k, 0) + v
+    out = {}
+    for i, acc in sums.items():
+        moves = acc.get("decisions", 0)
+        answers = acc.get("answers", 0)
+        def per(x: float, moves: float = moves) -> float:
+            return x / moves if moves else math.nan
+
+        out[i] = {**acc, "illegal_rate": acc.get("illegal_answers", 0) / answers if answers else math.nan,
+                  "retries_per_move": per(acc.get("retries", 0)),
+                  "fallback_rate": per(acc.get("fallbacks", 0)),
+                  "tokens_per_move": per(acc.get("prompt_tokens", 0) + acc.get("completion_tokens", 0)),
+                  "seconds_per_move": per(acc.get("seconds", 0.0))}
+    return out
+
+
+def format_model_table(summary: dict) -> str:
+    """The language-model players' table (empty when no agent keeps stats)."""
+    rows = [a for a in summary["agents"] if a.get("model_stats")]
+    if not rows:
+        return ""
+    lines = ["language-model players (per move: illegal = answers that named no legal move / answers):",
+             (f"{'agent':<24} {'moves':>6} {'illegal':>8} {'retries/move':>12} {'fallbacks':>9} "
+             f"{'tokens/move':>11} {'s/move':>7}")]
+    for a in rows:
+        m = a["model_stats"]
+        lines.append(f"{a['agent']:<24} {int(m.get('decisions', 0)):>6} {m['illegal_rate']:>8.3f} "
+                     f"{m['retries_per_move']:>12.3f} {int(m.get('fallbacks', 0)):>9} "
+                     f"{m['tokens_per_move']:>11.1f} {m['seconds_per_move']:>7.3f}")
+    return "\n".join(lines)
 
 
 def openskill_ratings(result: TournamentResult) -> list[tuple[float, float]]:
@@ -147,6 +195,9 @@ def format_table(summary: dict) -> str:
                      f"{a['parity']:>6.3f} {a['mean_return']:>+8.3f} [{rl:+.3f}, {rh:+.3f}] "
                      f"{a['mean_score']:>9.2f} [{sl:.2f}, {sh:.2f}] {a['rating_ordinal']:>7.2f}")
     lines.append(LEGEND)
+    model = format_model_table(summary)
+    if model:
+        lines.append(model)
     h = summary["head_to_head"]
     if len(h["agents"]) > 1:
         lines.append("head-to-head (row beats column):")
@@ -183,6 +234,9 @@ def print_table(summary: dict) -> None:
         console = Console(width=max(console.width, 136 + longest))
     console.print(t)
     console.print(LEGEND, highlight=False, markup=False, soft_wrap=True)
+    model = format_model_table(summary)
+    if model:
+        console.print(model, highlight=False, markup=False, soft_wrap=True)
     h = summary["head_to_head"]
     if len(h["agents"]) > 1:
         # columns by number (#1, #2, ...), the rows name them in full
@@ -196,6 +250,13 @@ def print_table(summary: dict) -> None:
         console.print(ht)
 
 
+def _game_dict(r) -> dict:
+    d = asdict(r)
+    if d.get("agent_stats") is None:  # runs without stats-keeping agents write what they always did
+        d.pop("agent_stats", None)
+    return d
+
+
 def save_results(result: TournamentResult, summary: dict, out: str | Path, plot: bool = True) -> list[Path]:
     """results.json (summary + every game), summary.csv, games.csv, h2h.csv and win_rates.png
     (plus learning_curve.png when the agents are several checkpoints) in directory ``out``."""
@@ -203,7 +264,7 @@ def save_results(result: TournamentResult, summary: dict, out: str | Path, plot:
     out.mkdir(parents=True, exist_ok=True)
     written = []
     p = out / "results.json"
-    p.write_text(json.dumps({"summary": summary, "games": [asdict(r) for r in result.records]}, indent=1))
+    p.write_text(json.dumps({"summary": summary, "games": [_game_dict(r) for r in result.records]}, indent=1))
     written.append(p)
     p = out / "summary.csv"
     with p.open("w", newline="") as f:

@@ -16,7 +16,9 @@ seating of the schedule and records every game:
   candidate against opponents). Every deal is played by every seating.
 - Agents see only what their player may know: the observation, the mask and ``info``
   (``{"action_mask", "phase", "seat", "view": state.public_view(p)}``, plus
-  ``"resample"``: ``lambda rng: state.resample_hidden(p, rng)`` for search agents).
+  ``"resample"``: ``lambda rng: state.resample_hidden(p, rng)`` for search agents, and
+  ``"text"``: ``muggins_env.text_view.text_view(state, p, history)`` for agents with
+  ``needs_text``, the history being every move as seat ``p`` saw it).
 - Work is split by deal over a ``ProcessPoolExecutor`` (default ``os.cpu_count()``
   workers); every random stream is seeded from (seed, deal, seating, seat), so the results
   do not depend on the number of workers or their timing.
@@ -35,6 +37,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+from muggins_env.text_view import HistoryKeeper, text_view
 
 #: options of the adapter that are not game options (skip_forced is the harness's own)
 _ADAPTER_OPTIONS = ("render_mode", "readable_infos", "skip_forced")
@@ -132,6 +136,24 @@ class GameRecord:
     plies: int  # every applied action
     truncated: bool
     seconds: float
+    #: seat (str) -> what that seat's agent counted during this game (its ``stats()``: a
+    #: language-model player's answers, illegal answers, retries, fallbacks, tokens, seconds);
+    #: None when no agent of the game keeps stats (results.json then omits the key)
+    agent_stats: dict | None = None
+
+
+def agent_stats_of(agent: Any) -> dict | None:
+    """``agent.stats()`` (numbers by name) when the agent keeps stats, else None."""
+    fn = getattr(agent, "stats", None)
+    return dict(fn()) if callable(fn) else None
+
+
+def stats_delta(before: dict | None, after: dict | None) -> dict | None:
+    """What an agent counted between two ``stats()`` snapshots."""
+    if after is None:
+        return None
+    before = before or {}
+    return {k: v - before.get(k, 0) for k, v in after.items() if isinstance(v, (int, float))}
 
 
 @dataclass
@@ -198,6 +220,8 @@ def play_game(game: Any, agents: Sequence[Any], reset_seed: int, rngs: Sequence[
         reset = getattr(a, "reset", None)
         if callable(reset):
             reset()
+    # every seat's moves as that seat saw them, kept only for agents that read the decision as text
+    history = HistoryKeeper(len(agents)) if any(getattr(a, "needs_text", False) for a in agents) else None
     while not state.is_terminal():
         p = state.current_player()
         mask = state.legal_actions_mask()
@@ -206,14 +230,20 @@ def play_game(game: Any, agents: Sequence[Any], reset_seed: int, rngs: Sequence[
         else:
             agent = agents[p]
             info = None
-            if getattr(agent, "needs_info", True) or getattr(agent, "needs_sampler", False):
+            needs_text = getattr(agent, "needs_text", False)
+            if getattr(agent, "needs_info", True) or getattr(agent, "needs_sampler", False) or needs_text:
                 info = {"action_mask": mask, "seat": p, "phase": state.phase_name(),
                         "view": state.public_view(p)}
                 if getattr(agent, "needs_sampler", False):
                     info["resample"] = lambda rng, _s=state, _p=p: _s.resample_hidden(_p, rng)
+                if needs_text:
+                    info["text"] = text_view(state, p, history.of(p))
             action = agent.act(state.observation(p), mask.copy(), rngs[p], info)
             decisions += 1
-        state.apply(state.check_legal(action))  # agents never get an illegal move past the harness
+        action = state.check_legal(action)  # agents never get an illegal move past the harness
+        if history is not None:
+            history.before_apply(state, action)
+        state.apply(action)
         plies += 1
         if plies >= max_plies:
             raise RuntimeError(f"game exceeded {max_plies} plies (reset seed {reset_seed}); "
@@ -231,13 +261,17 @@ def _play_deals(task: tuple) -> list[GameRecord]:
         for si, seating in enumerate(seatings):
             players = [_agent(agents[i], game_id, options, seat, i) for seat, i in enumerate(seating)]
             rngs = [np.random.default_rng([int(seed), int(d), si, seat, 0xA6]) for seat in range(len(seating))]
+            before = [agent_stats_of(a) for a in players]
             t0 = time.perf_counter()
             state, decisions, plies = play_game(game, players, ds, rngs, skip_forced)
+            seconds = time.perf_counter() - t0
             returns = [float(x) for x in state.returns()]
+            counted = {str(seat): delta for seat, (a, b) in enumerate(zip(players, before))
+                       if (delta := stats_delta(b, agent_stats_of(a))) is not None}
             out.append(GameRecord(
                 deal=d, deal_seed=ds, seating_index=si, seating=list(seating), returns=returns,
                 scores=final_scores(state), win_share=win_shares(returns, sides), decisions=decisions,
-                plies=plies, truncated=bool(state.is_truncated()), seconds=time.perf_counter() - t0))
+                plies=plies, truncated=bool(state.is_truncated()), seconds=seconds, agent_stats=counted or None))
     return out
 
 

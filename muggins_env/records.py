@@ -40,6 +40,11 @@ class MoveRecord:
     scores: list[float]  # every seat's score after it
     new_hand: bool = False  # a new hand was dealt after this action
     public: str | None = None  # the name the other players see, when it differs (a card laid face down)
+    #: what a language-model player was asked and answered for this move, one dict per exchange
+    #: (``{"prompt": [...messages], "answer", "parsed", "legal", "reason", "tokens", "seconds"}``, or a
+    #: ``{"fallback": spec, ...}`` entry): written only when present, so other records are unchanged.
+    #: It shows the acting seat's own view: a record is a whole-game document (every hidden card)
+    llm: list[dict] | None = None
 
     def to_dict(self) -> dict:
         d = {"ply": self.ply, "player": self.player, "action": self.action, "name": self.name, "by": self.by,
@@ -49,6 +54,8 @@ class MoveRecord:
             d["new_hand"] = True
         if self.public is not None:
             d["public"] = self.public
+        if self.llm:
+            d["llm"] = [dict(x) for x in self.llm]
         return d
 
     def seen_by(self, seat: int | None) -> str:

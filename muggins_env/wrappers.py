@@ -40,7 +40,9 @@ Opponents implement the agent protocol of ``muggins_env.agents.base``:
 ``needs_sampler``, ``{"view", "action_mask", "resample"}`` where ``resample(rng)`` is
 ``state.resample_hidden(p, rng)``; an agent's ``reset()``, if any, is called before each episode;
 an agent with ``needs_observation = False`` gets ``None`` for the observation (which saves
-building it). Moves are validated once, by the game's ``apply`` (the kernel's guard).
+building it); an agent with ``needs_text`` (a language-model player) gets ``info["text"]``, the
+decision in words from its seat's view (``muggins_env.text_view``; the env then keeps every
+seat's move history as that seat saw it). Moves are validated once, by the game's ``apply`` (the kernel's guard).
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ from gymnasium import spaces
 from .env import check_reset_options, check_seed
 from .kernel.game import Game, IllegalActionError, State
 from .kernel.options import plain
+from .text_view import HistoryKeeper, text_view
 
 
 class Agent(Protocol):  # the shape SeatEnv relies on (the agents package defines the real one)
@@ -77,12 +80,19 @@ class UniformRandomAgent:
         return int(legal[rng.integers(len(legal))])
 
 
-def agent_action(agent: Agent, state: State, p: int, mask: np.ndarray, rng: np.random.Generator) -> int:
+def agent_action(agent: Agent, state: State, p: int, mask: np.ndarray, rng: np.random.Generator,
+                 history: Sequence[tuple[int, str]] | None = None) -> int:
     """What ``agent`` plays in seat ``p`` of ``state``: it gets only what it declares it needs
-    (observation, readable view, or the sampler of determinised states; see the module docstring)."""
-    if getattr(agent, "needs_sampler", False):
-        info = {"view": state.public_view(p), "action_mask": mask,
-                "resample": lambda rng, s=state, q=p: s.resample_hidden(q, rng)}
+    (observation, readable view, the sampler of determinised states, or, with ``needs_text``,
+    ``info["text"]``: ``text_view(state, p, history)``, the decision in words from seat ``p``'s
+    view, ``history`` the moves as ``p`` saw them; see the module docstring)."""
+    needs_text = getattr(agent, "needs_text", False)
+    if getattr(agent, "needs_sampler", False) or needs_text:
+        info = {"view": state.public_view(p), "action_mask": mask}
+        if getattr(agent, "needs_sampler", False):
+            info["resample"] = lambda rng, s=state, q=p: s.resample_hidden(q, rng)
+        if needs_text:
+            info["text"] = text_view(state, p, history or ())
     else:
         info = state.public_view(p) if getattr(agent, "needs_info", True) else None
     obs = state.observation(p) if getattr(agent, "needs_observation", True) else None
@@ -242,6 +252,7 @@ class SeatEnv(gym.Env):
         self._np_random_seed = -1 if seed is None else seed  # -1: gymnasium's "not known"
         self.state: State | None = None
         self._illegal_end = False  # the episode ended on an illegal action of the learner
+        self._history: HistoryKeeper | None = None  # kept when an opponent needs_text
         self.learner = 0
         self.lineup: dict[int, Agent] = {}
         self._learner_mask: np.ndarray | None = None  # the learner's mask at its current decision
@@ -275,6 +286,8 @@ class SeatEnv(gym.Env):
             state = self.game.new_initial_state(seed=int(rng.integers(2**63 - 1)), deal=deal)
             self.learner, self.lineup, self.state = learner, lineup, state
             self._illegal_end = False
+            self._history = (HistoryKeeper(n) if any(getattr(a, "needs_text", False) for a in lineup.values())
+                             else None)
             for agent in lineup.values():
                 reset = getattr(agent, "reset", None)
                 if reset is not None:
@@ -294,8 +307,13 @@ class SeatEnv(gym.Env):
             raise RuntimeError("step() called before reset()")
         if self._illegal_end or state.is_terminal():
             raise RuntimeError("step() called on a finished episode; call reset()")
+        entry = None
+        if self._history is not None and self.action_space.contains(action) and not isinstance(action, bool):
+            entry = HistoryKeeper.entry(state, int(action))
         try:
             state.apply(action)  # the game's apply validates (kernel guard): a clear error if illegal
+            if entry is not None:
+                self._history.add(entry)
         except IllegalActionError:
             if self.illegal == "raise" or not self.action_space.contains(action) or isinstance(action, bool):
                 raise  # "raise", or not an action at all (a bool, a float, out of the space)
@@ -364,7 +382,10 @@ class SeatEnv(gym.Env):
                 self._learner_mask = mask
                 break
             else:
-                action = agent_action(self.lineup[p], state, p, mask, rng)
+                action = agent_action(self.lineup[p], state, p, mask, rng,
+                                      self._history.of(p) if self._history is not None else None)
+            if self._history is not None:
+                self._history.before_apply(state, action)
             state.apply(action)  # validated by the game (an agent's illegal move raises clearly)
             total += float(state.rewards()[learner])
         return total

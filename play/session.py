@@ -34,6 +34,7 @@ from muggins_env import agents as muggins_agents
 from muggins_env.kernel.cards import format_card, parse_card
 from muggins_env.kernel.tiles import format_tile, parse_tile
 from muggins_env.records import GameRecord, MoveRecord
+from muggins_env.text_view import text_view
 
 HUMAN = "human"
 #: adapter options a session sets itself
@@ -317,6 +318,8 @@ class GameSession:
         if getattr(agent, "needs_sampler", False):
             snapshot = state.clone()
             info["resample"] = lambda rng, _s=snapshot, _p=p: _s.resample_hidden(_p, rng)
+        if getattr(agent, "needs_text", False):  # a language-model player: the decision in words
+            info["text"] = text_view(state, p, [(m.player, m.seen_by(p)) for m in self.record.moves])
         rng = self.rngs[p]
         return p, lambda: int(agent.act(observation, mask, rng, info))
 
@@ -325,7 +328,13 @@ class GameSession:
         legal = self.legal_moves()
         if self.to_act != player or action not in legal:
             raise RuntimeError(f"agent {self.seats[player]} of player {player} chose illegal action {action}")
-        return self._apply(player, action, by=self.seats[player], forced=len(legal) == 1)
+        move = self._apply(player, action, by=self.seats[player], forced=len(legal) == 1)
+        agent = self.agents[player]
+        log = getattr(agent, "last_log", None)
+        if log:  # what a language-model player was asked and answered: into the record
+            move.llm = [dict(x) for x in log]
+            agent.last_log = None
+        return move
 
     def take_over(self, player: int, agent: Any) -> None:
         """Agent ``agent`` plays human seat ``player`` from now on (a person who stayed away)."""

@@ -6,6 +6,9 @@ table, the other players' face-down cards unnamed) or the full view (default: ev
 Keys: Enter or ``n`` next move, ``b`` back, a number goes to that move, ``s`` start,
 ``e`` end, ``q`` quit. ``--auto`` prints the whole game without asking (``--delay`` between
 moves; ``--tables`` draws the table after every move, not only at each new hand and the end).
+A language-model player's exchanges (``MoveRecord.llm``: what it was asked, what it answered,
+what was parsed, a retry's reason, a fallback) are shown under its moves, in the full view and
+from that player's own seat.
 """
 
 from __future__ import annotations
@@ -16,12 +19,35 @@ import time
 from collections.abc import Sequence
 
 from muggins_env.extras import MissingExtraError, missing_error, missing_line, require_extra
-from muggins_env.records import GameRecord, RecordError, load, positions
+from muggins_env.records import GameRecord, MoveRecord, RecordError, load, positions
 
 from ..session import GameSession
 from .text import move_line, result_lines, scores_line
 
 HELP = "Enter/n: next move   b: back   <number>: go to that move   s: start   e: end   q: quit"
+
+
+def _short(text: str, limit: int = 160) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def llm_lines(move: MoveRecord, seat: int | None = None) -> list[str]:
+    """What a language-model player was asked and answered for ``move`` (``MoveRecord.llm``),
+    shown in the full view and to the seat that played it only (its prompt is that seat's view)."""
+    if not move.llm or (seat is not None and seat != move.player):
+        return []
+    out = []
+    for e in move.llm:
+        if "fallback" in e:
+            out.append(f"     fallback {e['fallback']} plays {e.get('move')}")
+        elif "error" in e:
+            out.append(f"     model asked, no answer: {_short(e['error'])}")
+        else:
+            verdict = (f"-> {e.get('move')}" if e.get("legal") else f"refused: {_short(e.get('reason', ''), 100)}")
+            out.append(f"     model asked ({len(e.get('prompt') or [])} message(s)), answered {_short(e.get('answer', ''))!r}"
+                       f"; parsed {e.get('parsed')!r} {verdict}")
+    return out
 
 
 def game_lines(record: GameRecord, seat: int | None = None, tables: bool = False) -> list[str]:
@@ -35,6 +61,7 @@ def game_lines(record: GameRecord, seat: int | None = None, tables: bool = False
              + ", ".join(f"player {p} {kind}" for p, kind in enumerate(record.seats)), states[0].render(seat)]
     for m, after in zip(record.moves, states[1:]):
         lines.append(move_line(GameSession.seen(m, seat), unit, record.seats, you))
+        lines += llm_lines(m, seat)
         if m.new_hand:
             lines.append(f"-- a new hand is dealt; {scores_line(unit, m.scores)}")
         if tables or m.new_hand:
@@ -73,6 +100,8 @@ def interactive(record: GameRecord, seat: int | None, console) -> None:
             m = record.moves[k - 1]
             console.print("last move: " + move_line(GameSession.seen(m, seat), record.score_unit, record.seats,
                                                     [seat] if seat is not None else []).strip(), markup=False)
+            for line in llm_lines(m, seat):
+                console.print(line, markup=False)
         if k == last and record.finished:
             for line in result_lines(record.returns, record.scores, record.score_unit, record.truncated):
                 console.print(line, markup=False)
