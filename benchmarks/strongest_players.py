@@ -119,29 +119,29 @@ def main(argv: list[str] | None = None) -> int:
 
 def write(players: dict, configs: list[str], out: Path) -> int:
     for name in configs:
-        path = out / f"{name.replace('/', '_')}.json"
+        stem = name.replace("/", "_")
+        path, vs_h = out / f"{stem}.json", out / f"{stem}.vs_heuristic.json"
+        record = players[name]
+        if vs_h.is_file():
+            record["vs_heuristic"] = json.loads(vs_h.read_text())["best"]
         if not path.is_file():
-            print(f"{name}: no {path}, left as it was")
+            print(f"{name}: no {path}: not measured against {record['compared_with']}")
             continue
         rows = json.loads(path.read_text())
         best = rows["best"]
-        players[name]["evaluation"] = best
-        vs_h = out / f"{name.replace('/', '_')}.vs_heuristic.json"
-        if vs_h.is_file():
-            players[name]["vs_heuristic"] = json.loads(vs_h.read_text())["best"]
-        players[name]["summary"] = (
+        record["evaluation"] = best
+        record["summary"] = (
             f"{verdict(best)} {best['opponent']} head to head: win rate {best['win_rate']:.3f} "
             f"[{best['win_rate_ci95'][0]:.3f}, {best['win_rate_ci95'][1]:.3f}] over {best['deals']} duplicate deals "
             f"(seed {best['seed']}, parity {best['parity']:.2f}), {best['ms_per_move']:.0f} ms a move vs "
             f"{best['opponent_ms_per_move']:.0f}"
-            + (f"; vs heuristic {players[name]['vs_heuristic']['win_rate']:.3f}" if "vs_heuristic" in players[name]
-               else ""))
+            + (f"; vs heuristic {record['vs_heuristic']['win_rate']:.3f}" if "vs_heuristic" in record else ""))
         if "network" in rows:
             card_path = ZOO / name.partition("/")[0] / (name.partition("/")[2] or "default") / "model_card.json"
             card = json.loads(card_path.read_text())
             card["vs_search"] = rows["network"]
             card_path.write_text(json.dumps(card, indent=1) + "\n")
-        print(f"{name}: {players[name]['summary']}")
+        print(f"{name}: {record['summary']}")
     (ZOO / "players.json").write_text(json.dumps(players, indent=1) + "\n")
     return 0
 

@@ -34,6 +34,9 @@ def test_every_run_folder_the_readmes_read_is_one_a_command_writes():
     read = re.findall(r"ppo:(runs/[^\s`]+)", text) + re.findall(r"--resume (runs/[^\s`]+)", text)
     assert read  # the docs do evaluate and resume runs
     for folder in read:
+        parent, _, last = folder.rpartition("/")
+        if re.fullmatch(r"round_\d+", last) and parent in written:
+            continue  # an expert iteration run writes one folder per round
         assert folder in written, f"the docs read {folder}, which no command of README.md, docs/ or make demo writes"
     assert f"--out {demo_out}" in (ROOT / "README.md").read_text()  # the quick start's training command is make demo
     assert f"--out {demo_out}" in (DOCS / "training.md").read_text()  # and so is the training page's first one
