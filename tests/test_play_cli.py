@@ -97,7 +97,7 @@ def test_bad_entries_hints_and_help_never_lose_the_game_then_ctrl_c_saves_it(tmp
     child.expect(f"\\d+\\. player 0 \\(you\\): {re.escape(hinted)}")
     child.expect(PROMPT)
     child.sendcontrol("c")
-    child.expect("interrupted: leaving the game")
+    child.expect("interrupted: leaving the game", timeout=90)  # a loaded CI machine can be slow to save
     child.expect(r"game record saved to [\s\S]*unfinished,\s+\d+\s+moves")  # a long path wraps the line
     assert finish(child) == 130
     rec = records.load(save)
