@@ -11,6 +11,7 @@ the strongest player and of the search it is compared with are reported side by 
     python benchmarks/strongest_players.py --out benchmarks/results/zoo/strongest
     python benchmarks/strongest_players.py --configs michigan_v0 --deals 100 --seed 34000
     python benchmarks/strongest_players.py --against heuristic --no-network --out DIR   # best:<name> vs the heuristic
+    python benchmarks/strongest_players.py --configs cribbage_v0 --no-best --out DIR    # the network alone, added to DIR's file
     python benchmarks/strongest_players.py --out DIR --write   # the figures onto players.json and the cards
 
 ``--write`` stores each measured row on the record (``evaluation``, ``summary``) and on the zoo
@@ -85,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--deals", type=int, default=100, help="duplicate deals per pairing (default 100)")
     p.add_argument("--seed", type=int, default=34000, help="first deal seed (default 34000)")
     p.add_argument("--no-network", action="store_true", help="only the strongest player, not the network alone")
+    p.add_argument("--no-best", action="store_true", help="only the network alone, not the strongest player")
     p.add_argument("--against", default=None, help="play this opponent instead of the record's search (e.g. "
                    "heuristic); rows go to <config>.vs_<opponent>.json")
     p.add_argument("--out", default=None, help="folder for <config>.json per configuration")
@@ -98,22 +100,28 @@ def main(argv: list[str] | None = None) -> int:
         if out is None:
             p.error("--write needs --out (the folder of the measured rows)")
         return write(players, args.configs, out)
+    if args.no_best and args.no_network:
+        p.error("--no-best with --no-network leaves nothing to play")
     if out:
         out.mkdir(parents=True, exist_ok=True)
     for name in args.configs:
         record = players[name]
         card = model_card(name)
         game_id, options = card["game"], play_options(card["game_options"])
-        rows = {"config": name, "game": game_id, "options": options}
+        suffix = f".vs_{args.against.replace(':', '_')}" if args.against else ""
+        path = out / f"{name.replace('/', '_')}{suffix}.json" if out else None
+        # a row measured earlier stays in the file unless this run measures it again
+        rows = json.loads(path.read_text()) if path and path.is_file() else {}
+        rows.update({"config": name, "game": game_id, "options": options})
         opponent = args.against or record["compared_with"]
-        rows["best"] = head_to_head(game_id, options, record["spec"], opponent, args.deals, args.seed)
-        print(json.dumps(rows["best"]), flush=True)
+        if not args.no_best:
+            rows["best"] = head_to_head(game_id, options, record["spec"], opponent, args.deals, args.seed)
+            print(json.dumps(rows["best"]), flush=True)
         if not args.no_network:
             rows["network"] = head_to_head(game_id, options, f"zoo:{name}", opponent, args.deals, args.seed)
             print(json.dumps(rows["network"]), flush=True)
-        if out:
-            suffix = f".vs_{args.against.replace(':', '_')}" if args.against else ""
-            (out / f"{name.replace('/', '_')}{suffix}.json").write_text(json.dumps(rows, indent=1) + "\n")
+        if path:
+            path.write_text(json.dumps(rows, indent=1) + "\n")
     return 0
 
 
@@ -128,6 +136,9 @@ def write(players: dict, configs: list[str], out: Path) -> int:
             print(f"{name}: no {path}: not measured against {record['compared_with']}")
             continue
         rows = json.loads(path.read_text())
+        if "best" not in rows:
+            print(f"{name}: no best row in {path}")
+            continue
         best = rows["best"]
         record["evaluation"] = best
         record["summary"] = (
