@@ -12,6 +12,7 @@ skipped without it.
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -245,6 +246,31 @@ def test_session_writes_the_exchanges_into_the_record(scripted, tmp_path):
 
     text = "\n".join(game_lines(again))
     assert "model asked" in text and "Final Answer: 1" in text
+
+
+def test_a_person_plays_a_model_in_the_terminal(scripted, tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    pytest.importorskip("rich")
+    server = scripted(lambda body: (200, "Final Answer: 1"))
+    save = tmp_path / "vs_model.json"
+    child = pexpect.spawn(sys.executable, ["-m", "muggins_env.play.tui.play", "--game", "cribbage_v0",
+                                           "--opt", "target=61", "--seed", "4",
+                                           "--delay", "0", "--save", str(save),
+                                           "--opponents", f"llm:model=m,base_url={server.url}"],
+                          env={**os.environ, "NO_COLOR": "1", "COLUMNS": "120", "TERM": "xterm"},
+                          encoding="utf-8", timeout=60, dimensions=(50, 120))
+    while child.expect([r"player 0> ", "final result"]) == 0:
+        child.sendline("1")
+    child.expect("game record saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    rec = GameRecord.from_dict(json.loads(save.read_text()))
+    assert rec.finished and rec.seats[0] == "human"
+    by_model = [m for m in rec.moves if m.player == 1 and not m.forced]
+    assert by_model and all(m.llm for m in by_model)  # every decision of the model's seat is logged
+    assert server.bodies and all(b["model"] == "m" for b in server.bodies)
+    assert not [m for m in rec.moves if m.player != 1 and m.llm]
 
 
 def test_tournament_reports_model_stats(scripted):
