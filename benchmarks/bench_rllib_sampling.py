@@ -1,14 +1,17 @@
 """Sampling throughput of the RLlib backend (issue 19) beside the SB3 batched trainer, in one run.
 
   python benchmarks/bench_rllib_sampling.py                     # cribbage_v0, 2 players, muggins on
-  python benchmarks/bench_rllib_sampling.py --runners 1 2 --envs-per-runner 16 --steps 20000
+  python benchmarks/bench_rllib_sampling.py --runners 1 2 --envs-per-runner 16 64 --steps 20000
 
 Rows (learner env steps per second; the opponents are the pool's ``random`` in every row):
   adapter env      ``MugginsMultiAgentEnv`` stepped in this process with random legal actions (no Ray)
-  rllib sample xK  K remote env runners (``--envs-per-runner`` games each) sampling with the masked PPO
+  rllib sample R xK eE  K remote env runners of kind R (``ma``: MultiAgentEnvRunner over
+                   MugginsMultiAgentEnv; ``sa``: SingleAgentEnvRunner over MugginsSeatEnv; ``--env-runners``),
+                   E games each (``--envs-per-runner``), sampling with the masked PPO
                    module in parallel (``EnvRunner.sample``), timed from the driver: the rate a
                    cluster adds per runner
-  rllib train xK   ``Algorithm.train()`` with those runners (sampling, then the PPO update in the
+  ... np           the same with RLlib's default ``episodes_to_numpy=True`` (ours is False)
+  rllib train R xK eE  ``Algorithm.train()`` with those runners (sampling, then the PPO update in the
                    driver: RLlib's PPO is synchronous)
   sb3 env / rollout / ppo   ``BatchedSeatVecEnv`` x``--sb3-envs``: random actions; the rollouts of
                    ``MaskablePPO.learn`` alone; the whole of ``learn`` (benchmarks/bench_training.py)
@@ -46,13 +49,14 @@ def adapter_rate(game: str, opts: dict, steps: int) -> float:
     return steps / (time.perf_counter() - t0)
 
 
-def rllib_rates(cfg: dict, runners: int, steps: int, iterations: int) -> tuple[float, float]:
-    """(sampling env steps/s of ``runners`` remote env runners together, train() env steps/s)."""
+def rllib_rates(cfg: dict, runners: int, steps: int, iterations: int, **rllib: object) -> tuple[float, float]:
+    """(sampling env steps/s of ``runners`` remote env runners together, train() env steps/s);
+    ``rllib``: overrides of the config's rllib section (envs_per_runner, episodes_to_numpy)."""
     from muggins_env.train.config import from_dict
     from muggins_env.train.rllib_backend import algo_config
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
 
-    cfg = from_dict({**cfg, "rllib": {**cfg["rllib"], "num_env_runners": runners}})
+    cfg = from_dict({**cfg, "rllib": {**cfg["rllib"], "num_env_runners": runners, **rllib}})
     algo = algo_config(cfg, seed=0).build_algo()
     group = algo.env_runner_group
     per_runner = steps // runners
@@ -78,7 +82,11 @@ def main(argv=None) -> int:
     p.add_argument("--game", default="cribbage_v0")
     p.add_argument("--options", default='{"num_players": 2}', help="env options as JSON")
     p.add_argument("--runners", type=int, nargs="+", default=[1, 2])
-    p.add_argument("--envs-per-runner", type=int, default=16)
+    p.add_argument("--envs-per-runner", type=int, nargs="+", default=[16, 64])
+    p.add_argument("--env-runners", nargs="+", default=["multi_agent", "single_agent"],
+                   choices=["multi_agent", "single_agent"], help="RLlib env runner kinds (rllib.env_runner)")
+    p.add_argument("--no-numpy-row", action="store_true",
+                   help="skip the row with RLlib's default episodes_to_numpy=True (1 runner, the first --envs-per-runner)")
     p.add_argument("--steps", type=int, default=20000, help="env steps of each sampling row (all runners)")
     p.add_argument("--iterations", type=int, default=2, help="timed train() iterations of 4096 env steps")
     p.add_argument("--sb3-envs", type=int, default=64)
@@ -106,16 +114,27 @@ def main(argv=None) -> int:
     cfg = {"game": args.game, "backend": "rllib", "env_options": opts,
            "opponents": {"random": 1.0, "heuristic": 0.0, "self": 0.0},
            "ppo": {"batch_size": 1024, "n_epochs": 2, "net_arch": [128, 128]},
-           "rllib": {"envs_per_runner": args.envs_per_runner, "train_batch_size": 4096,
-                     "cpus_per_env_runner": 0.5}}
+           "rllib": {"train_batch_size": 4096, "cpus_per_env_runner": 0.5}}
     ray.init(address="local", num_cpus=args.num_cpus, include_dashboard=False, log_to_driver=False,
              _node_ip_address="127.0.0.1", runtime_env={"env_vars": {"OMP_NUM_THREADS": "1"}})
     try:
-        for k in args.runners:
-            sample, train = rllib_rates(cfg, k, args.steps, args.iterations)
-            row(f"rllib sample x{k}", sample, f"({k} env runners x {args.envs_per_runner} games; "
-                                              f"{sample / k:,.0f} per runner)")
-            row(f"rllib train x{k}", train, "(sample + PPO update, batch 4096, minibatch 1024, 2 epochs)")
+        first = args.envs_per_runner[0]
+        if not args.no_numpy_row:  # RLlib's default: what the config's episodes_to_numpy=False saves
+            sample, train = rllib_rates(cfg, 1, args.steps, args.iterations, envs_per_runner=first,
+                                        episodes_to_numpy=True)
+            row(f"rllib sample ma x1 e{first} np", sample,
+                f"(multi_agent: 1 env runner x {first} games, episodes_to_numpy=True)")
+            row(f"rllib train ma x1 e{first} np", train, "(the same, train())")
+        for kind in args.env_runners:
+            tag = "ma" if kind == "multi_agent" else "sa"
+            for envs in args.envs_per_runner:
+                for k in args.runners:
+                    sample, train = rllib_rates(cfg, k, args.steps, args.iterations, envs_per_runner=envs,
+                                                env_runner=kind)
+                    row(f"rllib sample {tag} x{k} e{envs}", sample, f"({kind}: {k} env runners x {envs} games; "
+                                                                    f"{sample / k:,.0f} per runner)")
+                    row(f"rllib train {tag} x{k} e{envs}", train,
+                        "(sample + PPO update, batch 4096, minibatch 1024, 2 epochs)")
     finally:
         ray.shutdown()
     import torch

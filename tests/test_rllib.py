@@ -170,6 +170,16 @@ def test_config_validates_the_rllib_section():
     assert from_dict(TINY)["rllib"]["envs_per_runner"] == 2
 
 
+def test_episodes_stay_lists_unless_the_config_asks_for_numpy():
+    from muggins_env.train.rllib_backend import algo_config
+
+    # ray 2.60 converts every finished episode of a sample() call again on every env step when it is on
+    assert algo_config(from_dict(TINY), seed=0).episodes_to_numpy is False
+    assert algo_config(from_dict({**TINY, "rllib": {"episodes_to_numpy": True}}), seed=0).episodes_to_numpy is True
+    with pytest.raises(ConfigError, match="rllib.episodes_to_numpy"):
+        from_dict({**TINY, "rllib": {"episodes_to_numpy": "yes please"}})
+
+
 def test_cli_picks_the_rllib_variant_of_a_preset_where_there_is_one(monkeypatch, tmp_path):
     seen = {}
     monkeypatch.setattr(cli, "_train_rllib", lambda cfg, out, args: seen.update(cfg=cfg, out=out) or 0)
@@ -242,6 +252,49 @@ def test_one_iteration_in_local_mode_then_resume_and_play_as_rllib_agent(local_r
     card2 = json.loads((out / "model_card.json").read_text())
     assert card2["timesteps"] >= card["timesteps"] + 256 and card2["resumed_from"] == str(out)
     assert card2["snapshot_reached_envs"] == 2
+
+
+def test_the_seat_env_is_the_learners_seat_of_the_multi_agent_env():
+    from muggins_env.train.rllib_env import MugginsSeatEnv
+
+    config = {"game": "cribbage_v0", "env_options": {"num_players": 2}, "seed": 5,
+              "pool": {"weights": {"random": 1.0, "heuristic": 0.0, "self": 0.0}}}
+    seat, multi = MugginsSeatEnv(config), MugginsMultiAgentEnv(config)
+    for game in range(3):  # the same games, observations and rewards from the same seed
+        o, _ = seat.reset(seed=game)
+        m, _ = multi.reset(seed=game)
+        (agent, mo), = m.items()
+        total = 0.0
+        while True:
+            n = len(mo[MASK])  # the flat observation: the observation, then the mask
+            np.testing.assert_array_equal(o[:-n], mo[OBS])
+            np.testing.assert_array_equal(o[-n:], mo[MASK])
+            assert seat.observation_space.contains(o)
+            a = int(np.flatnonzero(o[-n:])[0])
+            o, r, term, trunc, _ = seat.step(a)
+            m, mr, mterm, mtrunc, _ = multi.step({agent: a})
+            assert r == mr.get(agent, 0.0) and term == mterm["__all__"] and trunc == mtrunc["__all__"]
+            total += r
+            mo = m[agent]
+            if term or trunc:
+                break
+        assert total == pytest.approx(multi._returns[multi.aec._index[agent]])
+    with pytest.raises(ValueError, match="needs an opponent pool"):
+        MugginsSeatEnv({"game": "cribbage_v0"})
+
+
+def test_one_iteration_with_the_single_agent_env_runner(local_ray, tmp_path):
+    from muggins_env.train.rllib_backend import train
+
+    cfg = from_dict({**TINY, "rllib": {**TINY["rllib"], "num_env_runners": 1, "env_runner": "single_agent"}})
+    card = train(cfg, tmp_path / "run")
+    assert card["timesteps"] >= 256 and card["iterations"] == 1
+    assert card["snapshot_reached_envs"] == 2  # the snapshot reached the pool of both games of the runner
+    assert {r["opponent"] for r in card["evaluation"]} == {"random", "heuristic"}
+    agent = make_agent(f"rllib:{tmp_path / 'run'}", "michigan_v0", {"num_players": 4, "reward": "chips"})
+    env = MugginsMultiAgentEnv({"game": "michigan_v0", "env_options": {"num_players": 4, "reward": "chips"}})
+    o = next(iter(env.reset(seed=3)[0].values()))
+    assert o[MASK][agent.act(o[OBS], o[MASK].astype(np.int8), np.random.default_rng(0))] == 1
 
 
 def test_one_iteration_on_a_two_node_cluster_with_env_runners_on_both(tmp_path):

@@ -43,6 +43,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--num-env-runners", type=int, default=None, help="rllib: overrides rllib.num_env_runners")
     p.add_argument("--envs-per-runner", type=int, default=None, help="rllib: overrides rllib.envs_per_runner")
     p.add_argument("--num-learners", type=int, default=None, help="rllib: overrides rllib.num_learners")
+    p.add_argument("--env-runner", choices=("multi_agent", "single_agent"), default=None,
+                   help="rllib: overrides rllib.env_runner (RLlib's multi-agent or single-agent env runner)")
     return p
 
 
@@ -86,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.eval_deals is not None:
         overrides["eval"] = {"deals": args.eval_deals}
     rllib = {k: v for k, v in (("num_env_runners", args.num_env_runners), ("envs_per_runner", args.envs_per_runner),
-                               ("num_learners", args.num_learners)) if v is not None}
+                               ("num_learners", args.num_learners), ("env_runner", args.env_runner)) if v is not None}
     if rllib:
         overrides["rllib"] = rllib
     if args.backend is not None:
@@ -116,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     out = args.out or f"runs/{preset or Path(args.config or 'config').stem}-{cfg['game']}"
     if cfg["backend"] != "rllib" and (args.address or rllib):
-        print("muggins-train: --address, --num-env-runners, --envs-per-runner and --num-learners need "
+        print("muggins-train: --address, --num-env-runners, --envs-per-runner, --num-learners and --env-runner need "
               "--backend rllib", file=sys.stderr)
         return 2
     if cfg["expert_iteration"]["rounds"]:

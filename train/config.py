@@ -103,6 +103,12 @@ DEFAULTS: dict[str, Any] = {
         "train_batch_size": 4096,  # env steps sampled per training iteration
         "cpus_per_env_runner": 1.0,  # Ray's logical CPUs reserved per env runner (and per learner actor)
         "resources_per_env_runner": {},  # Ray custom resources per env runner (placement on chosen nodes)
+        # RLlib's episodes_to_numpy: False (ours) avoids ray 2.60's numpy conversion of every finished
+        # episode on every env step (2.6x the sampling rate); true is RLlib's own default
+        "episodes_to_numpy": False,
+        # "multi_agent": MugginsMultiAgentEnv in RLlib's MultiAgentEnvRunner; "single_agent": the learner's
+        # seat as a Gymnasium env in its SingleAgentEnvRunner (lighter episodes and connectors)
+        "env_runner": "multi_agent",
     },
     "eval": {
         "deals": 200,  # duplicate deals per opponent (each played from every seat)
@@ -285,6 +291,8 @@ SCHEMA: dict[str, Any] = {
         "train_batch_size": _num(2, integer=True),
         "cpus_per_env_runner": _num(0, 256),
         "resources_per_env_runner": _resources,
+        "episodes_to_numpy": _bool,
+        "env_runner": _choice("multi_agent", "single_agent"),
     },
     "eval": {
         "deals": _num(0, integer=True),

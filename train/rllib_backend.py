@@ -29,13 +29,14 @@ import numpy as np
 import ray
 from muggins_env.agents.ppo import NumpyPolicy
 from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.core import DEFAULT_MODULE_ID
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, LEARNER_RESULTS, NUM_ENV_STEPS_SAMPLED
 
 from .config import dump
 from .evaluate import evaluate_policy
-from .rllib_env import MugginsMultiAgentEnv, broadcast, drain_results
+from .rllib_env import MugginsMultiAgentEnv, MugginsSeatEnv, broadcast, drain_results, flat_space
 from .rllib_module import MaskedPPOTorchRLModule, numpy_policy
 from .trainer import curriculum_weights
 
@@ -64,22 +65,35 @@ def env_config(cfg: dict, seed: int) -> dict:
 def algo_config(cfg: dict, seed: int) -> PPOConfig:
     """The RLlib ``PPOConfig`` of a validated muggins config."""
     ppo, rl = cfg["ppo"], cfg["rllib"]
+    single = rl["env_runner"] == "single_agent"
+    env_cls = MugginsSeatEnv if single else MugginsMultiAgentEnv
     probe = MugginsMultiAgentEnv({**env_config(cfg, seed), "pool": None})
     space, act = probe.observation_spaces["player_0"], probe.action_spaces["player_0"]
+    if single:
+        space = flat_space(space)
     cpus = rl["cpus_per_env_runner"]
-    return (
+    module = RLModuleSpec(module_class=MaskedPPOTorchRLModule, observation_space=space, action_space=act,
+                          model_config={"fcnet_hiddens": list(ppo["net_arch"]), "fcnet_activation": ppo["activation"],
+                                        "head_fcnet_hiddens": [], "vf_share_layers": False})
+    config = (
         PPOConfig()
-        .environment(MugginsMultiAgentEnv, env_config=env_config(cfg, seed), disable_env_checking=True)
+        # our actions are Discrete: RLlib's unsquash/clip connector would only copy them (~1/6 of sampling)
+        .environment(env_cls, env_config=env_config(cfg, seed), disable_env_checking=True,
+                     normalize_actions=False, clip_actions=False)
         .framework("torch")
         .env_runners(num_env_runners=rl["num_env_runners"], num_envs_per_env_runner=rl["envs_per_runner"],
                      num_cpus_per_env_runner=cpus, rollout_fragment_length="auto",
+                     episodes_to_numpy=rl["episodes_to_numpy"],
                      custom_resources_per_env_runner=dict(rl["resources_per_env_runner"]))
         .learners(num_learners=rl["num_learners"], num_cpus_per_learner=cpus if rl["num_learners"] else "auto")
-        .multi_agent(policies={MODULE}, policy_mapping_fn=lambda agent_id, episode, **kw: MODULE)
-        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={MODULE: RLModuleSpec(
-            module_class=MaskedPPOTorchRLModule, observation_space=space, action_space=act,
-            model_config={"fcnet_hiddens": list(ppo["net_arch"]), "fcnet_activation": ppo["activation"],
-                          "head_fcnet_hiddens": [], "vf_share_layers": False})}))
+    )
+    if single:
+        config = config.rl_module(rl_module_spec=module)
+    else:
+        config = (config.multi_agent(policies={MODULE}, policy_mapping_fn=lambda agent_id, episode, **kw: MODULE)
+                  .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={MODULE: module})))
+    return (
+        config
         .training(lr=ppo["learning_rate"], gamma=ppo["gamma"], lambda_=ppo["gae_lambda"],
                   clip_param=ppo["clip_range"], entropy_coeff=ppo["ent_coef"], vf_loss_coeff=ppo["vf_coef"],
                   grad_clip=ppo["max_grad_norm"], num_epochs=ppo["n_epochs"], minibatch_size=ppo["batch_size"],
@@ -90,10 +104,15 @@ def algo_config(cfg: dict, seed: int) -> PPOConfig:
     )
 
 
+def module_id(cfg: dict) -> str:
+    """The id of the policy's module: ours in the multi-agent runner, RLlib's default in the single-agent one."""
+    return DEFAULT_MODULE_ID if cfg["rllib"]["env_runner"] == "single_agent" else MODULE
+
+
 def export_policy(algo: Any, cfg: dict) -> NumpyPolicy:
     """The current actor of module ``main`` in numpy (what ``rllib:PATH`` and the pool play)."""
     features = None if cfg["features"] == "none" else cfg["features"]
-    return numpy_policy(algo.get_module(MODULE), cfg["ppo"]["activation"], features)
+    return numpy_policy(algo.get_module(module_id(cfg)), cfg["ppo"]["activation"], features)
 
 
 def _on_all_runners(algo: Any, fn: Any) -> list:

@@ -190,3 +190,45 @@ def drain_results() -> dict[str, list[float]]:
             out.setdefault(kind, []).extend(rets)
         env.results = {}
     return out
+
+
+def flat_space(space: gym.spaces.Dict) -> gym.spaces.Box:
+    """The Dict observation space as one Box: the observation, then the mask."""
+    obs, mask = space[OBS], space[MASK]
+    return gym.spaces.Box(np.concatenate([obs.low, mask.low]), np.concatenate([obs.high, mask.high]),
+                          (obs.shape[0] + mask.shape[0],), np.float32)
+
+
+def _flat(o: dict[str, np.ndarray]) -> np.ndarray:
+    return np.concatenate([o[OBS], o[MASK]])
+
+
+class MugginsSeatEnv(gym.Env):
+    """The learner's seat of ``MugginsMultiAgentEnv`` as a single-agent Gymnasium env, for RLlib's
+    ``SingleAgentEnvRunner`` (``rllib.env_runner: single_agent``): a training episode has one RLlib
+    seat (the pool plays the others), so RLlib's lighter single-agent episodes and connectors
+    carry the same data, the SB3 seat env's shape. Its observation is one flat Box, the
+    observation then the mask (``flat_space``): RLlib handles a Box at a fraction of a Dict's cost.
+    Same config, rewards, pool and broadcast."""
+
+    def __init__(self, config: dict | None = None) -> None:
+        super().__init__()
+        self.multi = MugginsMultiAgentEnv(config)
+        if self.multi.sample_opponents is None:
+            raise ValueError("the single-agent seat env needs an opponent pool (config 'pool'): "
+                             "without one every seat is an RLlib agent (use MugginsMultiAgentEnv)")
+        first = self.multi.possible_agents[0]
+        space = self.multi.observation_spaces[first]
+        self.observation_space = flat_space(space)
+        self.action_space = self.multi.action_spaces[first]
+        self._agent: str | None = None
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        obs, _ = self.multi.reset(seed=seed, options=options)
+        (self._agent, o), = obs.items()
+        return _flat(o), {}
+
+    def step(self, action):
+        agent = self._agent
+        obs, rew, term, trunc, _ = self.multi.step({agent: action})
+        return _flat(obs[agent]), float(rew.get(agent, 0.0)), bool(term["__all__"]), bool(trunc["__all__"]), {}

@@ -20,22 +20,38 @@ from .rllib_env import MASK, OBS
 
 
 class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
-    """Default PPO MLP on the Dict observation's ``observations``; logits masked by ``action_mask``."""
+    """Default PPO MLP on the observation; logits masked by the action mask. The observation is
+    the Dict ``{"observations", "action_mask"}`` (the multi-agent env) or one flat Box whose last
+    ``action_space.n`` entries are the mask (the single-agent seat env: RLlib's episodes and
+    connectors handle a plain Box at a fraction of a Dict's cost)."""
 
-    def __init__(self, *, observation_space=None, **kwargs: Any) -> None:
+    def __init__(self, *, observation_space=None, action_space=None, **kwargs: Any) -> None:
+        import gymnasium as gym
+
         self.observation_space_with_mask = observation_space
-        super().__init__(observation_space=observation_space[OBS], **kwargs)
+        if isinstance(observation_space, gym.spaces.Dict):
+            inner = observation_space[OBS]
+        else:  # flat: the observation, then the mask
+            size = observation_space.shape[0] - action_space.n
+            inner = gym.spaces.Box(observation_space.low[:size], observation_space.high[:size], (size,),
+                                   observation_space.dtype)
+        self._flat_actions = None if isinstance(observation_space, gym.spaces.Dict) else int(action_space.n)
+        super().__init__(observation_space=inner, action_space=action_space, **kwargs)
 
     def setup(self) -> None:
         super().setup()
         self.observation_space = self.observation_space_with_mask
 
     def _split(self, batch: dict) -> tuple[Any, dict]:
-        obs = batch[Columns.OBS]
-        if not isinstance(obs, dict):  # already split (compute_values after _forward_train)
+        if "action_mask" in batch:  # already split (compute_values after _forward_train)
             return batch["action_mask"], batch
+        obs = batch[Columns.OBS]
         batch = dict(batch)
-        batch[Columns.OBS], batch["action_mask"] = obs[OBS], obs[MASK]
+        if isinstance(obs, dict):
+            batch[Columns.OBS], batch["action_mask"] = obs[OBS], obs[MASK]
+        else:
+            n = self._flat_actions
+            batch[Columns.OBS], batch["action_mask"] = obs[..., :-n], obs[..., -n:]
         return batch["action_mask"], batch
 
     @staticmethod
