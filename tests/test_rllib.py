@@ -283,10 +283,11 @@ def test_the_seat_env_is_the_learners_seat_of_the_multi_agent_env():
         MugginsSeatEnv({"game": "cribbage_v0"})
 
 
-def test_one_iteration_with_the_single_agent_env_runner(local_ray, tmp_path):
+def test_one_iteration_with_the_multi_agent_env_runner(local_ray, tmp_path):
     from muggins_env.train.rllib_backend import train
 
-    cfg = from_dict({**TINY, "rllib": {**TINY["rllib"], "num_env_runners": 1, "env_runner": "single_agent"}})
+    assert from_dict(TINY)["rllib"]["env_runner"] == "single_agent"  # the default; the other one here
+    cfg = from_dict({**TINY, "rllib": {**TINY["rllib"], "num_env_runners": 1, "env_runner": "multi_agent"}})
     card = train(cfg, tmp_path / "run")
     assert card["timesteps"] >= 256 and card["iterations"] == 1
     assert card["snapshot_reached_envs"] == 2  # the snapshot reached the pool of both games of the runner

@@ -106,9 +106,10 @@ DEFAULTS: dict[str, Any] = {
         # RLlib's episodes_to_numpy: False (ours) avoids ray 2.60's numpy conversion of every finished
         # episode on every env step (2.6x the sampling rate); true is RLlib's own default
         "episodes_to_numpy": False,
-        # "multi_agent": MugginsMultiAgentEnv in RLlib's MultiAgentEnvRunner; "single_agent": the learner's
-        # seat as a Gymnasium env in its SingleAgentEnvRunner (lighter episodes and connectors)
-        "env_runner": "multi_agent",
+        # "single_agent": the learner's seat as a Gymnasium env (MugginsSeatEnv) in RLlib's SingleAgentEnvRunner
+        # (lighter episodes and connectors, ~2x the sampling rate); "multi_agent": MugginsMultiAgentEnv in its
+        # MultiAgentEnvRunner (the same games, rewards and pool)
+        "env_runner": "single_agent",
     },
     "eval": {
         "deals": 200,  # duplicate deals per opponent (each played from every seat)
