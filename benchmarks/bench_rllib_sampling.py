@@ -119,12 +119,14 @@ def main(argv=None) -> int:
              _node_ip_address="127.0.0.1", runtime_env={"env_vars": {"OMP_NUM_THREADS": "1"}})
     try:
         first = args.envs_per_runner[0]
-        if not args.no_numpy_row:  # RLlib's default: what the config's episodes_to_numpy=False saves
-            sample, train = rllib_rates(cfg, 1, args.steps, args.iterations, envs_per_runner=first,
-                                        episodes_to_numpy=True)
-            row(f"rllib sample ma x1 e{first} np", sample,
-                f"(multi_agent: 1 env runner x {first} games, episodes_to_numpy=True)")
-            row(f"rllib train ma x1 e{first} np", train, "(the same, train())")
+        if not args.no_numpy_row:  # RLlib's default episodes_to_numpy=True, for each runner kind
+            for kind in args.env_runners:
+                tag = "ma" if kind == "multi_agent" else "sa"
+                sample, train = rllib_rates(cfg, 1, args.steps, args.iterations, envs_per_runner=first,
+                                            episodes_to_numpy=True, env_runner=kind)
+                row(f"rllib sample {tag} x1 e{first} np", sample,
+                    f"({kind}: 1 env runner x {first} games, episodes_to_numpy=True)")
+                row(f"rllib train {tag} x1 e{first} np", train, "(the same, train())")
         for kind in args.env_runners:
             tag = "ma" if kind == "multi_agent" else "sa"
             for envs in args.envs_per_runner:

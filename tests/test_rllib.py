@@ -170,12 +170,16 @@ def test_config_validates_the_rllib_section():
     assert from_dict(TINY)["rllib"]["envs_per_runner"] == 2
 
 
-def test_episodes_stay_lists_unless_the_config_asks_for_numpy():
+def test_multi_agent_episodes_stay_lists_unless_the_config_asks_for_numpy():
     from muggins_env.train.rllib_backend import algo_config
 
-    # ray 2.60 converts every finished episode of a sample() call again on every env step when it is on
-    assert algo_config(from_dict(TINY), seed=0).episodes_to_numpy is False
-    assert algo_config(from_dict({**TINY, "rllib": {"episodes_to_numpy": True}}), seed=0).episodes_to_numpy is True
+    def to_numpy(**rllib) -> bool:
+        return algo_config(from_dict({**TINY, "rllib": {**TINY["rllib"], **rllib}}), seed=0).episodes_to_numpy
+
+    # ray 2.60's multi-agent runner converts every finished episode of a sample() call again on every env step
+    assert to_numpy(env_runner="multi_agent") is False and to_numpy() is True  # the default runner: single_agent
+    assert to_numpy(env_runner="multi_agent", episodes_to_numpy=True) is True
+    assert to_numpy(episodes_to_numpy=False) is False
     with pytest.raises(ConfigError, match="rllib.episodes_to_numpy"):
         from_dict({**TINY, "rllib": {"episodes_to_numpy": "yes please"}})
 
