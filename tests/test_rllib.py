@@ -177,10 +177,10 @@ def test_multi_agent_episodes_stay_lists_unless_the_config_asks_for_numpy():
         return algo_config(from_dict({**TINY, "rllib": {**TINY["rllib"], **rllib}}), seed=0).episodes_to_numpy
 
     # ray 2.60's multi-agent runner converts every finished episode of a sample() call again on every env step
-    assert to_numpy(env_runner="multi_agent") is False and to_numpy() is True  # the default runner: single_agent
+    assert to_numpy(env_runner="multi_agent") is False and to_numpy() is False
     assert to_numpy(env_runner="multi_agent", episodes_to_numpy=True) is True
-    assert to_numpy(episodes_to_numpy=False) is False
-    with pytest.raises(ConfigError, match="rllib.episodes_to_numpy"):
+    assert to_numpy(episodes_to_numpy=True) is True
+    with pytest.raises(ConfigError, match="rllib.episodes_to_numpy.*true or false"):
         from_dict({**TINY, "rllib": {"episodes_to_numpy": "yes please"}})
 
 

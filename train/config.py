@@ -103,10 +103,10 @@ DEFAULTS: dict[str, Any] = {
         "train_batch_size": 4096,  # env steps sampled per training iteration
         "cpus_per_env_runner": 1.0,  # Ray's logical CPUs reserved per env runner (and per learner actor)
         "resources_per_env_runner": {},  # Ray custom resources per env runner (placement on chosen nodes)
-        # RLlib's episodes_to_numpy; null: false with the multi_agent runner (ray 2.60's MultiAgentEnvRunner
-        # converts every finished episode again on every env step), true with single_agent (no such
-        # loop there, and its learner takes numpy episodes faster)
-        "episodes_to_numpy": None,
+        # RLlib's episodes_to_numpy (RLlib's default: true); false avoids ray 2.60's MultiAgentEnvRunner
+        # converting every finished episode again on every env step, and trained the Michigan quick
+        # preset faster with single_agent too (153 s against 188 s with true)
+        "episodes_to_numpy": False,
         # "single_agent": the learner's seat as a Gymnasium env (MugginsSeatEnv) in RLlib's SingleAgentEnvRunner
         # (lighter episodes and connectors, ~2x the sampling rate); "multi_agent": MugginsMultiAgentEnv in its
         # MultiAgentEnvRunner (the same games, rewards and pool)
@@ -156,10 +156,6 @@ def _choice(*allowed: Any) -> Callable[[Any], str | None]:
 
 def _bool(v: Any) -> str | None:
     return None if isinstance(v, bool) else "true or false"
-
-
-def _optional_bool(v: Any) -> str | None:
-    return None if v is None or isinstance(v, bool) else "true, false or null"
 
 
 def _dict(v: Any) -> str | None:
@@ -297,7 +293,7 @@ SCHEMA: dict[str, Any] = {
         "train_batch_size": _num(2, integer=True),
         "cpus_per_env_runner": _num(0, 256),
         "resources_per_env_runner": _resources,
-        "episodes_to_numpy": _optional_bool,
+        "episodes_to_numpy": _bool,
         "env_runner": _choice("multi_agent", "single_agent"),
     },
     "eval": {

@@ -83,7 +83,7 @@ def algo_config(cfg: dict, seed: int) -> PPOConfig:
         .framework("torch")
         .env_runners(num_env_runners=rl["num_env_runners"], num_envs_per_env_runner=rl["envs_per_runner"],
                      num_cpus_per_env_runner=cpus, rollout_fragment_length="auto",
-                     episodes_to_numpy=single if rl["episodes_to_numpy"] is None else rl["episodes_to_numpy"],
+                     episodes_to_numpy=rl["episodes_to_numpy"],
                      custom_resources_per_env_runner=dict(rl["resources_per_env_runner"]))
         .learners(num_learners=rl["num_learners"], num_cpus_per_learner=cpus if rl["num_learners"] else "auto")
     )
