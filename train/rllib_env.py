@@ -83,10 +83,11 @@ class MugginsMultiAgentEnv(MultiAgentEnv):
         # RLlib seeds env i of env runner w with seed + w + i: the runner's index keeps the streams apart
         self._rng = np.random.default_rng([int(config.get("seed", 0)), self._worker, vector])
         self.lineup: dict[int, Any] = {}
-        self._pending = np.zeros(self.n)
-        self._acted = np.zeros(self.n, bool)
+        # per seat, as Python lists: a step touches one or two entries, where numpy's per-item cost is the larger
+        self._pending = [0.0] * self.n
+        self._acted = [False] * self.n
         self.results: dict[str, list[float]] = {}  # learner returns per opponent kind (unscaled)
-        self._returns = np.zeros(self.n)
+        self._returns = [0.0] * self.n
         _LIVE.add(self)
 
     # -- MultiAgentEnv API -----------------------------------------------------------------------
@@ -102,9 +103,9 @@ class MugginsMultiAgentEnv(MultiAgentEnv):
                     if getattr(agent, "reset", None) is not None:
                         agent.reset()
             self.aec.reset(seed=int(self._rng.integers(2**63 - 1)), options=options)
-            self._pending[:] = 0.0
-            self._returns[:] = 0.0
-            self._acted[:] = False
+            self._pending = [0.0] * self.n
+            self._returns = [0.0] * self.n
+            self._acted = [False] * self.n
             self._collect()
             self._advance()
             if not self.aec._over:
@@ -136,10 +137,14 @@ class MugginsMultiAgentEnv(MultiAgentEnv):
     # -- internals -------------------------------------------------------------------------------
     def _collect(self) -> None:
         """Add what the AEC env's last step (or reset) paid every seat to their pending rewards."""
-        rewards = self.aec.rewards
-        for i, a in enumerate(self.possible_agents):
-            self._pending[i] += rewards[a]
-            self._returns[i] += rewards[a]
+        aec = self.aec
+        rewards = aec.rewards
+        if rewards is aec._zero_rewards:  # most steps pay nothing (the AEC env's shared all-zero dict)
+            return
+        pending, returns = self._pending, self._returns
+        for i, r in enumerate(rewards.values()):  # in possible_agents order, as the AEC env builds it
+            pending[i] += r
+            returns[i] += r
 
     def _advance(self) -> None:
         """Play the seats of the lineup until an RLlib seat must act or the game ends."""
@@ -148,8 +153,7 @@ class MugginsMultiAgentEnv(MultiAgentEnv):
             p = aec._index[aec.agent_selection]
             if p not in self.lineup:
                 return
-            state = aec.kernel_state
-            aec.step(agent_action(self.lineup[p], state, p, state.legal_actions_mask(), self._rng))
+            aec.step(agent_action(self.lineup[p], aec._state, p, aec._mask, self._rng))
             self._collect()
 
     def _observe(self, agent: str) -> dict[str, np.ndarray]:
