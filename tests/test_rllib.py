@@ -136,20 +136,25 @@ def test_adapter_rejects_an_action_for_the_wrong_agent():
         env.step({other: 0})
 
 
-def test_masked_module_and_its_numpy_export_agree():
+@pytest.mark.parametrize("flat", [False, True], ids=["dict", "flat"])
+def test_masked_module_and_its_numpy_export_agree(flat):
     import torch
+    from muggins_env.train.rllib_env import flat_space
     from muggins_env.train.rllib_module import MaskedPPOTorchRLModule, numpy_policy
     from ray.rllib.core.columns import Columns
 
     env = MugginsMultiAgentEnv({"game": "cribbage_v0"})
     space = env.observation_spaces["player_0"]
-    module = MaskedPPOTorchRLModule(observation_space=space, action_space=env.action_spaces["player_0"],
+    module = MaskedPPOTorchRLModule(observation_space=flat_space(space) if flat else space,
+                                    action_space=env.action_spaces["player_0"],
                                     model_config={"fcnet_hiddens": [32, 16], "fcnet_activation": "tanh",
                                                   "head_fcnet_hiddens": [], "vf_share_layers": False})
     obs = [env.reset(seed=s)[0] for s in range(8)]
     batch = {OBS: torch.tensor(np.stack([next(iter(o.values()))[OBS] for o in obs])),
              MASK: torch.tensor(np.stack([next(iter(o.values()))[MASK] for o in obs]))}
-    out = module.forward_inference({Columns.OBS: dict(batch)})[Columns.ACTION_DIST_INPUTS].detach().numpy()
+    # the seat env's flat observation: the observation, then the mask
+    given = torch.cat([batch[OBS], batch[MASK]], dim=1) if flat else dict(batch)
+    out = module.forward_inference({Columns.OBS: given})[Columns.ACTION_DIST_INPUTS].detach().numpy()
     policy = numpy_policy(module, "tanh")
     mask = batch[MASK].numpy().astype(bool)
     assert (out[~mask] < -1e30).all()  # illegal actions masked out

@@ -110,7 +110,7 @@ def module_id(cfg: dict) -> str:
 
 
 def export_policy(algo: Any, cfg: dict) -> NumpyPolicy:
-    """The current actor of module ``main`` in numpy (what ``rllib:PATH`` and the pool play)."""
+    """The current actor of the policy's module (``module_id``) in numpy (what ``rllib:PATH`` and the pool play)."""
     features = None if cfg["features"] == "none" else cfg["features"]
     return numpy_policy(algo.get_module(module_id(cfg)), cfg["ppo"]["activation"], features)
 
