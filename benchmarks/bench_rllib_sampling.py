@@ -6,7 +6,7 @@
 Rows (learner env steps per second; the opponents are the pool's ``random`` in every row):
   adapter env      ``MugginsMultiAgentEnv`` stepped in this process with random legal actions (no Ray)
   rllib sample R xK eE  K remote env runners of kind R (``ma``: MultiAgentEnvRunner over
-                   MugginsMultiAgentEnv; ``sa``: SingleAgentEnvRunner over MugginsSeatEnv; ``--env-runners``),
+                   MugginsMultiAgentEnv; ``sa``: SeatEnvRunner over MugginsSeatVectorEnv; ``--env-runners``),
                    E games each (``--envs-per-runner``), sampling with the masked PPO
                    module in parallel (``EnvRunner.sample``), timed from the driver: the rate a
                    cluster adds per runner

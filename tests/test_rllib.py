@@ -263,33 +263,158 @@ def test_one_iteration_in_local_mode_then_resume_and_play_as_rllib_agent(local_r
     assert card2["snapshot_reached_envs"] == 2
 
 
-def test_the_seat_env_is_the_learners_seat_of_the_multi_agent_env():
-    from muggins_env.train.rllib_env import MugginsSeatEnv
+SEATS = {"game": "cribbage_v0", "env_options": {"num_players": 2}, "seed": 5,
+         "pool": {"weights": {"random": 1.0, "heuristic": 0.0, "self": 0.0}}}
 
-    config = {"game": "cribbage_v0", "env_options": {"num_players": 2}, "seed": 5,
-              "pool": {"weights": {"random": 1.0, "heuristic": 0.0, "self": 0.0}}}
-    seat, multi = MugginsSeatEnv(config), MugginsMultiAgentEnv(config)
-    for game in range(3):  # the same games, observations and rewards from the same seed
-        o, _ = seat.reset(seed=game)
-        m, _ = multi.reset(seed=game)
-        (agent, mo), = m.items()
-        total = 0.0
-        while True:
-            n = len(mo[MASK])  # the flat observation: the observation, then the mask
-            np.testing.assert_array_equal(o[:-n], mo[OBS])
-            np.testing.assert_array_equal(o[-n:], mo[MASK])
-            assert seat.observation_space.contains(o)
-            a = int(np.flatnonzero(o[-n:])[0])
-            o, r, term, trunc, _ = seat.step(a)
-            m, mr, mterm, mtrunc, _ = multi.step({agent: a})
-            assert r == mr.get(agent, 0.0) and term == mterm["__all__"] and trunc == mtrunc["__all__"]
-            total += r
-            mo = m[agent]
-            if term or trunc:
-                break
-        assert total == pytest.approx(multi._returns[multi.aec._index[agent]])
+
+def test_the_seat_vector_env_steps_seat_envs_and_resets_a_finished_game_on_the_next_step():
+    import copy
+
+    from muggins_env.train.rllib_env import MugginsSeatVectorEnv
+
+    v = MugginsSeatVectorEnv(SEATS, 3)
+    twins = copy.deepcopy(v.envs)  # the same SeatEnvs (seeds, pool), stepped by hand beside it
+    n = v.single_action_space.n
+    obs, _ = v.reset()
+    expected = [t.reset()[0] for t in twins]
+    rng = np.random.default_rng(0)
+    finished = [False] * 3
+    games = resets = 0
+    for _ in range(400):
+        for i, t in enumerate(twins):  # each row: the seat's observation, then its mask
+            np.testing.assert_array_equal(obs[i, :-n], expected[i])
+            np.testing.assert_array_equal(obs[i, -n:], t.action_masks().astype(np.float32))
+        assert v.observation_space.contains(obs)
+        actions = np.array([rng.choice(np.flatnonzero(obs[i, -n:])) if obs[i, -n:].any() else 0 for i in range(3)])
+        obs, rewards, term, trunc, _ = v.step(actions)
+        for i, t in enumerate(twins):
+            if finished[i]:  # the step after a game's last: its action ignored, the next game, nothing paid
+                expected[i], _ = t.reset()
+                assert rewards[i] == 0 and not term[i] and not trunc[i]
+                finished[i] = False
+                resets += 1
+                continue
+            expected[i], r, te, tr, _ = t.step(int(actions[i]))
+            assert rewards[i] == r and term[i] == te and trunc[i] == tr
+            finished[i] = te or tr
+            games += finished[i]
+    assert games >= 3 and resets >= 3
+    assert sum(len(r) for r in v.results.values()) == games and set(v.results) == {"random"}
+    assert set(np.concatenate(list(v.results.values()))) <= {-1.0, 1.0}  # the learner's result per game
+
+
+def test_the_seat_vector_envs_of_different_runners_deal_different_games():
+    from muggins_env.train.rllib_env import MugginsSeatVectorEnv
+    from ray.rllib.env.env_context import EnvContext
+
+    def first(worker):
+        return MugginsSeatVectorEnv(EnvContext(SEATS, worker_index=worker), 2).reset()[0]
+
+    np.testing.assert_array_equal(first(1), first(1))
+    assert not np.array_equal(first(1), first(2))
+    a = first(1)
+    assert not np.array_equal(a[0], a[1])  # the games of one runner differ too
     with pytest.raises(ValueError, match="needs an opponent pool"):
-        MugginsSeatEnv({"game": "cribbage_v0"})
+        MugginsSeatVectorEnv({"game": "cribbage_v0"})
+    with pytest.raises(ValueError, match="num_envs=0"):
+        MugginsSeatVectorEnv(SEATS, 0)
+
+
+def _seat_runner(**rllib):
+    from muggins_env.train.rllib_backend import algo_config
+    from muggins_env.train.rllib_env import SeatEnvRunner
+
+    cfg = from_dict({**TINY, "rllib": {**TINY["rllib"], "envs_per_runner": 3, **rllib}})
+    return SeatEnvRunner(config=algo_config(cfg, 0))
+
+
+def test_the_lean_sampler_returns_rllibs_episode_chunks_with_legal_actions_and_their_log_probs():
+    import torch
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.utils.metrics import NUM_ENV_STEPS_SAMPLED, NUM_EPISODES
+
+    runner = _seat_runner()
+    n = runner.games.single_action_space.n
+    first = runner.sample(num_timesteps=100, explore=True)
+    assert 100 <= sum(len(e) for e in first) < 100 + 3
+    done = [e for e in first if e.is_done]
+    ongoing = {e.id_: e for e in first if not e.is_done}
+    assert done and ongoing and len(ongoing) <= 3
+    # the pool's record of the learner's result per game: the unscaled sum of an episode's rewards
+    results = sorted(r for rets in runner.games.results.values() for r in rets)
+    assert sorted(round(sum(e.get_rewards()) / 0.05, 6) for e in done) == sorted(round(r, 6) for r in results)
+    for e in first:
+        e.validate()
+        obs, actions = e.get_observations(), e.get_actions()
+        assert len(obs) == len(actions) + 1
+        logits = torch.as_tensor(np.array(e.get_extra_model_outputs(Columns.ACTION_DIST_INPUTS)))
+        logp = torch.log_softmax(logits, -1)[torch.arange(len(actions)), torch.as_tensor(actions)].numpy()
+        np.testing.assert_allclose(e.get_extra_model_outputs(Columns.ACTION_LOGP), logp, rtol=1e-5, atol=1e-6)
+        for o, a in zip(obs[:-1], actions):
+            assert o[-n:][a] == 1  # every action legal under the mask it was chosen with
+        if e.is_done:
+            assert not obs[-1][-n:].any()  # the last observation of a game: no legal move
+    # the next call continues each ongoing game under its id, from its last observation
+    second = runner.sample(num_timesteps=60, explore=False)
+    went_on = [e for e in second if e.id_ in ongoing]
+    assert len(went_on) == len(ongoing)
+    for e in went_on:
+        before = ongoing[e.id_]
+        assert e.t_started == before.t_started + len(before)
+        np.testing.assert_array_equal(e.get_observations(0), before.get_observations(-1))
+    for e in second:  # explore=False: the most likely legal action every time
+        logits = np.array(e.get_extra_model_outputs(Columns.ACTION_DIST_INPUTS))
+        assert list(e.get_actions()) == list(logits.argmax(-1))
+    metrics = runner.get_metrics()
+    assert metrics[NUM_ENV_STEPS_SAMPLED].peek() == sum(len(e) for e in first + second)
+    assert metrics[NUM_EPISODES].peek() == len(done) + sum(e.is_done for e in second)
+
+
+def test_the_lean_ppo_loss_is_rllibs_ppo_loss():
+    """MaskedPPOTorchLearner's loss, metrics and gradients against RLlib's PPOTorchLearner on one batch."""
+    import torch
+    from muggins_env.train.rllib_backend import algo_config
+    from muggins_env.train.rllib_module import MaskedPPOTorchLearner
+    from ray.rllib.algorithms.ppo.torch.ppo_torch_learner import PPOTorchLearner
+    from ray.rllib.core import DEFAULT_MODULE_ID
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.core.learner.learner import ENTROPY_KEY, POLICY_LOSS_KEY, VF_LOSS_KEY
+    from ray.rllib.evaluation.postprocessing import Postprocessing
+
+    cfg = from_dict(TINY)
+    config = algo_config(cfg, 0)
+    runner = _seat_runner()
+    spaces = (runner.games.single_observation_space, runner.games.single_action_space)
+    learner = config.build_learner(spaces={DEFAULT_MODULE_ID: spaces, "__env__": spaces})
+    learner.build()
+    assert isinstance(learner, MaskedPPOTorchLearner)
+    g = torch.Generator().manual_seed(0)
+    b, n = 64, spaces[1].n
+    mask = (torch.rand(b, n, generator=g) < 0.3).float()
+    mask[torch.arange(b), torch.randint(n, (b,), generator=g)] = 1.0
+    actions = torch.multinomial(mask, 1, generator=g)[:, 0]
+    obs = torch.cat([torch.rand(b, spaces[0].shape[0] - n, generator=g), mask], -1)
+    batch = {Columns.OBS: obs, Columns.ACTIONS: actions,
+             Columns.ACTION_LOGP: -torch.rand(b, generator=g) * 3,
+             Columns.ACTION_DIST_INPUTS: torch.randn(b, n, generator=g),
+             Postprocessing.ADVANTAGES: torch.randn(b, generator=g),
+             Postprocessing.VALUE_TARGETS: torch.randn(b, generator=g),
+             Columns.LOSS_MASK: torch.rand(b, generator=g) < 0.9}
+    module = learner.module[DEFAULT_MODULE_ID]
+    mc = learner.config.get_config_for_module(DEFAULT_MODULE_ID)
+    params = [p for p in module.parameters() if p.requires_grad]
+    out = {}
+    for cls in (MaskedPPOTorchLearner, PPOTorchLearner):
+        fwd = module.forward_train(batch)
+        loss = cls.compute_loss_for_module(learner, module_id=DEFAULT_MODULE_ID, config=mc, batch=batch, fwd_out=fwd)
+        logged = {k: float(torch.as_tensor(learner.metrics.peek((DEFAULT_MODULE_ID, k))).detach())
+                  for k in (POLICY_LOSS_KEY, VF_LOSS_KEY, ENTROPY_KEY)}
+        out[cls] = (float(loss.detach()), logged, torch.autograd.grad(loss, params))
+    ours, theirs = out[MaskedPPOTorchLearner], out[PPOTorchLearner]
+    assert ours[0] == pytest.approx(theirs[0], rel=1e-5)
+    assert ours[1] == pytest.approx(theirs[1], rel=1e-5)
+    for a, b_ in zip(ours[2], theirs[2]):
+        torch.testing.assert_close(a, b_, rtol=1e-4, atol=1e-6)
 
 
 def test_one_iteration_with_the_multi_agent_env_runner(local_ray, tmp_path):

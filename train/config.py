@@ -107,9 +107,10 @@ DEFAULTS: dict[str, Any] = {
         # converting every finished episode again on every env step, and trained the Michigan quick
         # preset faster with single_agent too (153 s against 188 s with true)
         "episodes_to_numpy": False,
-        # "single_agent": the learner's seat as a Gymnasium env (MugginsSeatEnv) in RLlib's SingleAgentEnvRunner
-        # (lighter episodes and connectors, ~2x the sampling rate); "multi_agent": MugginsMultiAgentEnv in its
-        # MultiAgentEnvRunner (the same games, rewards and pool)
+        # "single_agent": the learner's seats of a runner's games as one Gymnasium vector env
+        # (MugginsSeatVectorEnv of SeatEnvs, SB3's seat env) sampled by SeatEnvRunner, RLlib's
+        # SingleAgentEnvRunner with a lean loop (~4x the multi-agent rate); "multi_agent":
+        # MugginsMultiAgentEnv in RLlib's MultiAgentEnvRunner (the same games, rewards and pool)
         "env_runner": "single_agent",
     },
     "eval": {

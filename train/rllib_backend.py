@@ -36,8 +36,8 @@ from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, LEARNER_RESULTS, NUM_ENV
 
 from .config import dump
 from .evaluate import evaluate_policy
-from .rllib_env import MugginsMultiAgentEnv, MugginsSeatEnv, broadcast, drain_results, flat_space
-from .rllib_module import MaskedPPOTorchRLModule, numpy_policy
+from .rllib_env import MugginsMultiAgentEnv, MugginsSeatVectorEnv, SeatEnvRunner, broadcast, drain_results
+from .rllib_module import MaskedPPOTorchLearner, MaskedPPOTorchRLModule, numpy_policy
 from .trainer import curriculum_weights
 
 MODULE = "main"
@@ -66,11 +66,12 @@ def algo_config(cfg: dict, seed: int) -> PPOConfig:
     """The RLlib ``PPOConfig`` of a validated muggins config."""
     ppo, rl = cfg["ppo"], cfg["rllib"]
     single = rl["env_runner"] == "single_agent"
-    env_cls = MugginsSeatEnv if single else MugginsMultiAgentEnv
-    probe = MugginsMultiAgentEnv({**env_config(cfg, seed), "pool": None})
-    space, act = probe.observation_spaces["player_0"], probe.action_spaces["player_0"]
     if single:
-        space = flat_space(space)
+        probe = MugginsSeatVectorEnv(env_config(cfg, seed))
+        space, act = probe.single_observation_space, probe.single_action_space
+    else:
+        probe = MugginsMultiAgentEnv({**env_config(cfg, seed), "pool": None})
+        space, act = probe.observation_spaces["player_0"], probe.action_spaces["player_0"]
     cpus = rl["cpus_per_env_runner"]
     module = RLModuleSpec(module_class=MaskedPPOTorchRLModule, observation_space=space, action_space=act,
                           model_config={"fcnet_hiddens": list(ppo["net_arch"]), "fcnet_activation": ppo["activation"],
@@ -78,17 +79,19 @@ def algo_config(cfg: dict, seed: int) -> PPOConfig:
     config = (
         PPOConfig()
         # our actions are Discrete: RLlib's unsquash/clip connector would only copy them (~1/6 of sampling)
-        .environment(env_cls, env_config=env_config(cfg, seed), disable_env_checking=True,
-                     normalize_actions=False, clip_actions=False)
+        .environment(MugginsSeatVectorEnv if single else MugginsMultiAgentEnv, env_config=env_config(cfg, seed),
+                     disable_env_checking=True, normalize_actions=False, clip_actions=False)
         .framework("torch")
         .env_runners(num_env_runners=rl["num_env_runners"], num_envs_per_env_runner=rl["envs_per_runner"],
                      num_cpus_per_env_runner=cpus, rollout_fragment_length="auto",
                      episodes_to_numpy=rl["episodes_to_numpy"],
                      custom_resources_per_env_runner=dict(rl["resources_per_env_runner"]))
         .learners(num_learners=rl["num_learners"], num_cpus_per_learner=cpus if rl["num_learners"] else "auto")
+        # no isfinite check of every gradient on every minibatch (about 1/6 of an update), as SB3
+        .framework(torch_skip_nan_gradients=True)
     )
-    if single:
-        config = config.rl_module(rl_module_spec=module)
+    if single:  # the runner makes one vector env of its games (SeatEnvRunner)
+        config = config.env_runners(env_runner_cls=SeatEnvRunner).rl_module(rl_module_spec=module)
     else:
         config = (config.multi_agent(policies={MODULE}, policy_mapping_fn=lambda agent_id, episode, **kw: MODULE)
                   .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={MODULE: module})))
@@ -98,6 +101,7 @@ def algo_config(cfg: dict, seed: int) -> PPOConfig:
                   clip_param=ppo["clip_range"], entropy_coeff=ppo["ent_coef"], vf_loss_coeff=ppo["vf_coef"],
                   grad_clip=ppo["max_grad_norm"], num_epochs=ppo["n_epochs"], minibatch_size=ppo["batch_size"],
                   train_batch_size_per_learner=rl["train_batch_size"], use_kl_loss=False,
+                  learner_class=MaskedPPOTorchLearner,
                   vf_clip_param=float("inf"))
         .debugging(seed=seed, log_level="ERROR")
         .reporting(metrics_num_episodes_for_smoothing=100)

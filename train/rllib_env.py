@@ -1,32 +1,45 @@
-"""Our PettingZoo AEC envs as an RLlib ``MultiAgentEnv`` (new API stack), for ``--backend rllib``.
+"""Our games as RLlib envs (new API stack), for ``--backend rllib``: one vector env of seats, or a ``MultiAgentEnv``.
 
-``MugginsMultiAgentEnv`` drives the raw AEC env (``muggins_env.<id>.raw_env``) turn by turn. The
-seats RLlib plays are the agents ``player_<i>``; only the agent to act observes (its
-observation and mask under the Dict keys ``observations`` / ``action_mask``). With an
-``opponents`` sampler (the training ``OpponentPool``) each episode has one RLlib seat (the
-learner, a random seat or ``seat``) and the other seats are played inside the env by our Agent
-objects (``random``, ``heuristic``, frozen numpy snapshots), exactly as ``SeatEnv`` does; with
-``opponents=None`` every seat is an RLlib agent (one shared policy plays itself).
+``rllib.env_runner: single_agent`` (the default): ``MugginsSeatVectorEnv`` holds the learner's
+seat of each game of an env runner (a ``SeatEnv``, the SB3 trainer's seat env: the pool plays the
+other seats) as one Gymnasium vector env with a flat observation (the observation, then the
+mask), and ``SeatEnvRunner`` samples it in a lean loop: one forward pass and one draw for all
+games a step, RLlib's ``SingleAgentEpisode`` chunks built once per ``sample()``.
 
-Reward accounting is ``SeatEnv``'s, per RLlib seat: everything the AEC env pays a seat (during
-its own move, the others' turns, forced moves, the end) is held until that seat's next
+``rllib.env_runner: multi_agent``: ``MugginsMultiAgentEnv`` drives the raw AEC env
+(``muggins_env.<id>.raw_env``) turn by turn. The seats RLlib plays are the agents ``player_<i>``;
+only the agent to act observes (its observation and mask under the Dict keys ``observations`` /
+``action_mask``). With an ``opponents`` sampler (the training ``OpponentPool``) each episode has
+one RLlib seat (the learner, a random seat or ``seat``) and the other seats are played inside the
+env by our Agent objects (``random``, ``heuristic``, frozen numpy snapshots), exactly as
+``SeatEnv`` does; with ``opponents=None`` every seat is an RLlib agent (one shared policy plays
+itself). Reward accounting is ``SeatEnv``'s, per RLlib seat: everything the AEC env pays a seat
+(during its own move, the others' turns, forced moves, the end) is held until that seat's next
 observation and returned with it, each point exactly once; what is paid before a seat's first
 decision goes with its second observation (the reward of its first step). At the end every RLlib
 seat that has acted gets its last observation (a zero mask) and the rest of its reward.
 
 Snapshots and curriculum weights reach the pools of every env of an env-runner process through
-``broadcast`` (envs register themselves in the process), and ``drain_results`` collects the
+``broadcast`` (the envs register themselves in the process), and ``drain_results`` collects the
 learner's returns per opponent kind for the trainer's logs.
 """
 
 from __future__ import annotations
 
+import time
+import uuid
 import weakref
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
+from gymnasium.wrappers.vector import DictInfoToList
+from ray.rllib.core.columns import Columns
+from ray.rllib.env.env_context import EnvContext
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
+from ray.rllib.env.single_agent_env_runner import SingleAgentEnvRunner
+from ray.rllib.env.single_agent_episode import SingleAgentEpisode
+from ray.rllib.utils.metrics import WEIGHTS_SEQ_NO
 
 import muggins_env
 from muggins_env.wrappers import MAX_SKIPPED_IN_A_ROW, OpponentSampler, agent_action
@@ -180,7 +193,9 @@ def broadcast(method: str, *args: Any) -> int:
     """Call ``method`` of the opponent pool of every env of this process; return how many."""
     n = 0
     for env in list(_LIVE):
-        if env.sample_opponents is not None:
+        if isinstance(env, MugginsSeatVectorEnv):
+            n += env.broadcast(method, *args)
+        elif env.sample_opponents is not None:
             getattr(env.sample_opponents, method)(*args)
             n += 1
     return n
@@ -203,36 +218,208 @@ def flat_space(space: gym.spaces.Dict) -> gym.spaces.Box:
                           (obs.shape[0] + mask.shape[0],), np.float32)
 
 
-def _flat(o: dict[str, np.ndarray]) -> np.ndarray:
-    return np.concatenate([o[OBS], o[MASK]])
+class MugginsSeatVectorEnv(gym.vector.VectorEnv):
+    """The learner's seat of ``num_envs`` games as one Gymnasium ``VectorEnv``, for RLlib's
+    ``SingleAgentEnvRunner`` (``rllib.env_runner: single_agent``, made by ``SeatEnvRunner``).
 
+    Each game is a ``SeatEnv``, the SB3 trainer's seat env (the same rewards, forced moves and
+    opponents, straight on the rules state), and the games of a runner share one opponent pool,
+    as SB3's vec env does: a training episode has one RLlib seat, so RLlib's single-agent
+    episodes and connectors carry it at a fraction of the multi-agent path's cost. The
+    observation is one flat Box row per game, the observation then the mask (``flat_space``),
+    written into one array. Autoreset is Gymnasium's ``NEXT_STEP`` (what RLlib expects): after a
+    game's last step, the next ``step`` ignores that game's action and returns the first
+    observation of its next game with reward 0. ``config``: ``MugginsMultiAgentEnv``'s (with the
+    runner's ``worker_index`` when RLlib makes it), ``pool`` required.
+    """
 
-class MugginsSeatEnv(gym.Env):
-    """The learner's seat of ``MugginsMultiAgentEnv`` as a single-agent Gymnasium env, for RLlib's
-    ``SingleAgentEnvRunner`` (``rllib.env_runner: single_agent``): a training episode has one RLlib
-    seat (the pool plays the others), so RLlib's lighter single-agent episodes and connectors
-    carry the same data, the SB3 seat env's shape. Its observation is one flat Box, the
-    observation then the mask (``flat_space``): RLlib handles a Box at a fraction of a Dict's cost.
-    Same config, rewards, pool and broadcast."""
+    metadata: ClassVar[dict] = {"autoreset_mode": gym.vector.AutoresetMode.NEXT_STEP}
 
-    def __init__(self, config: dict | None = None) -> None:
-        super().__init__()
-        self.multi = MugginsMultiAgentEnv(config)
-        if self.multi.sample_opponents is None:
-            raise ValueError("the single-agent seat env needs an opponent pool (config 'pool'): "
+    def __init__(self, config: dict | None = None, num_envs: int = 1) -> None:
+        from muggins_env.agents import make_game
+        from muggins_env.agents.features import make_features
+
+        from muggins_env.wrappers import SeatEnv
+
+        from .pool import OpponentPool
+
+        worker = int(getattr(config, "worker_index", 0) or 0)
+        config = dict(config or {})
+        game_id = config.get("game")
+        if game_id not in muggins_env.ENV_NAMES:
+            raise ValueError(f"env config game={game_id!r} is not allowed; allowed: {', '.join(muggins_env.ENV_NAMES)}")
+        if config.get("pool") is None:
+            raise ValueError("the seat vector env needs an opponent pool (config 'pool'): "
                              "without one every seat is an RLlib agent (use MugginsMultiAgentEnv)")
-        first = self.multi.possible_agents[0]
-        space = self.multi.observation_spaces[first]
-        self.observation_space = flat_space(space)
-        self.action_space = self.multi.action_spaces[first]
-        self._agent: str | None = None
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs={num_envs!r} is not allowed; allowed: an int >= 1")
+        options = dict(config.get("env_options") or {})
+        self.pool = OpponentPool(game_id, options, **config["pool"])
+        seat = config.get("seat", "random")
+        # one stream per game of every runner: RLlib gives all runners the same config seed
+        seeds = np.random.SeedSequence([int(config.get("seed", 0)), worker]).generate_state(num_envs, np.uint64)
+        self.envs = []
+        for i in range(num_envs):
+            game = make_game(game_id, options)
+            self.envs.append(SeatEnv(game, seat=None if seat in (None, "random") else int(seat), opponents=self.pool,
+                                     skip_forced=bool(config.get("skip_forced", True)), seed=int(seeds[i] >> 1),
+                                     reward_scale=float(config.get("reward_scale", 1.0)), illegal="raise",
+                                     features=make_features(config.get("features", "none"), game_id, game)))
+        one = self.envs[0]
+        self.num_envs = num_envs
+        self.size = one.observation_space.shape[0]
+        self.single_observation_space = gym.spaces.Box(
+            np.concatenate([one.observation_space.low, np.zeros(one.action_space.n, np.float32)]),
+            np.concatenate([one.observation_space.high, np.ones(one.action_space.n, np.float32)]),
+            (self.size + one.action_space.n,), np.float32)
+        self.single_action_space = one.action_space
+        self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, num_envs)
+        self.action_space = gym.vector.utils.batch_space(self.single_action_space, num_envs)
+        self._obs = np.zeros((num_envs, self.single_observation_space.shape[0]), np.float32)
+        self._done = [False] * num_envs
+        self.results: dict[str, list[float]] = {}  # learner returns per opponent kind (unscaled)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        obs, _ = self.multi.reset(seed=seed, options=options)
-        (self._agent, o), = obs.items()
-        return _flat(o), {}
+        for i, env in enumerate(self.envs):
+            self._write(i, env.reset(seed=None if seed is None else seed + i, options=options)[0], env)
+        self._done = [False] * self.num_envs
+        return self._obs.copy(), {}
 
-    def step(self, action):
-        agent = self._agent
-        obs, rew, term, trunc, _ = self.multi.step({agent: action})
-        return _flat(obs[agent]), float(rew.get(agent, 0.0)), bool(term["__all__"]), bool(trunc["__all__"]), {}
+    def step(self, actions):
+        n = self.num_envs
+        rewards = np.zeros(n, np.float64)
+        terminated = np.zeros(n, bool)
+        truncated = np.zeros(n, bool)
+        done = self._done
+        for i, env in enumerate(self.envs):
+            if done[i]:  # NEXT_STEP autoreset: this game's action is ignored
+                obs, _ = env.reset()
+                done[i] = False
+            else:
+                obs, r, term, trunc, info = env.step(int(actions[i]))
+                rewards[i], terminated[i], truncated[i] = r, term, trunc
+                if term or trunc:
+                    done[i] = True
+                    self.results.setdefault(info.get("opponents") or "all", []).append(
+                        float(info["returns"][env.learner]))
+            self._write(i, obs, env)
+        return self._obs.copy(), rewards, terminated, truncated, {}
+
+    def _write(self, i: int, obs: np.ndarray, env: Any) -> None:
+        row = self._obs[i]
+        row[:self.size] = obs
+        row[self.size:] = env.action_masks()
+
+    def broadcast(self, method: str, *args: Any) -> int:
+        getattr(self.pool, method)(*args)
+        return self.num_envs  # the games that play this pool
+
+
+class _Chunk:
+    """One game's steps since the last ``sample()`` call, as lists (the ``SingleAgentEpisode`` is built once at the end)."""
+
+    __slots__ = ("actions", "id_", "logits", "logp", "obs", "rewards", "started", "t0", "terminated", "truncated")
+
+    def __init__(self, obs: np.ndarray, id_: str | None = None, t0: int = 0) -> None:
+        self.id_ = id_ or uuid.uuid4().hex
+        self.t0 = t0
+        self.started = time.perf_counter()
+        self.obs, self.actions, self.rewards, self.logp, self.logits = [obs], [], [], [], []
+        self.terminated = self.truncated = False
+
+    def episode(self, spaces: tuple, seq: int) -> SingleAgentEpisode:
+        k = len(self.actions)
+        eps = SingleAgentEpisode(
+            self.id_, observations=self.obs, observation_space=spaces[0], action_space=spaces[1],
+            infos=[{} for _ in range(k + 1)], actions=self.actions, rewards=self.rewards,
+            terminated=self.terminated, truncated=self.truncated, t_started=self.t0, len_lookback_buffer=0,
+            extra_model_outputs={Columns.ACTION_LOGP: self.logp, Columns.ACTION_DIST_INPUTS: self.logits,
+                                 WEIGHTS_SEQ_NO: [seq] * k})
+        eps._start_time, eps._last_step_time = self.started, time.perf_counter()  # the duration RLlib logs
+        return eps
+
+
+class SeatEnvRunner(SingleAgentEnvRunner):
+    """RLlib's ``SingleAgentEnvRunner`` over one ``MugginsSeatVectorEnv`` of the runner's
+    ``num_envs_per_env_runner`` games, with a lean sampling loop.
+
+    ``make_env`` builds the vector env itself: RLlib's ``vector_entry_point`` path hands the env a
+    plain dict without the runner's index, which the games' seeds need. ``_sample`` (by
+    timesteps, the training path) replaces RLlib's per-game, per-step episode and connector
+    calls, about half of a step's cost there, by one batched forward pass of the module, one
+    categorical draw for all games and per-game lists, from which it builds the same
+    ``SingleAgentEpisode`` chunks once per call (observations, actions, rewards, log-probs,
+    action distribution inputs, weights' sequence number; ongoing games continue under the same
+    episode id in the next call) and logs the same sampling metrics. Sampling by episodes or with
+    random actions goes to RLlib's own loop.
+    """
+
+    def make_env(self) -> None:
+        if self.env is not None:
+            self.env.close()
+        ctx = EnvContext(dict(self.config.env_config), worker_index=self.worker_index, num_workers=self.num_workers)
+        self.games = MugginsSeatVectorEnv(ctx, self.config.num_envs_per_env_runner)
+        _LIVE.add(self.games)  # broadcast and drain_results reach its pool and results
+        self.env = DictInfoToList(self.games)
+        self.num_envs = self.env.num_envs
+        self._needs_initial_reset = True
+        self._chunks: list[_Chunk] | None = None
+
+    def _sample(self, *, num_timesteps: int | None = None, num_episodes: int | None = None, explore: bool,
+                random_actions: bool = False, force_reset: bool = False) -> list:
+        if num_timesteps is None or random_actions:
+            self._chunks, self._needs_initial_reset = None, True  # RLlib's loop starts from fresh games
+            out = super()._sample(num_timesteps=num_timesteps, num_episodes=num_episodes, explore=explore,
+                                  random_actions=random_actions, force_reset=force_reset)
+            self._needs_initial_reset = True  # and so does ours after it
+            return out
+        import torch
+
+        games, n = self.games, self.num_envs
+        if force_reset or self._needs_initial_reset or self._chunks is None:
+            self._obs, _ = games.reset()
+            self._chunks = [_Chunk(self._obs[i]) for i in range(n)]
+            self._needs_initial_reset = False
+        chunks, obs, module, seq = self._chunks, self._obs, self.module, self._weights_seq_no
+        forward = module.forward_exploration if explore else module.forward_inference
+        ts, done = 0, []
+        while ts < num_timesteps:
+            with torch.no_grad():
+                logits = forward({Columns.OBS: torch.from_numpy(obs)})[Columns.ACTION_DIST_INPUTS]
+                if explore:
+                    actions = torch.multinomial(torch.softmax(logits, -1), 1)[:, 0]
+                else:
+                    actions = torch.argmax(logits, -1)
+                logp = torch.log_softmax(logits, -1).gather(1, actions[:, None])[:, 0]
+            acts, logp, logits = actions.numpy(), logp.numpy(), logits.numpy()
+            obs, rewards, terminated, truncated, _ = games.step(acts)
+            for i in range(n):
+                c = chunks[i]
+                if c.terminated or c.truncated:  # this step reset game i (NEXT_STEP): a new episode
+                    chunks[i] = _Chunk(obs[i])
+                    continue
+                c.obs.append(obs[i])
+                c.actions.append(int(acts[i]))
+                c.rewards.append(float(rewards[i]))
+                c.logp.append(logp[i])
+                c.logits.append(logits[i])
+                ts += 1
+                if terminated[i] or truncated[i]:
+                    c.terminated, c.truncated = bool(terminated[i]), bool(truncated[i])
+                    done.append(c.episode(self._spaces(), seq))
+        self._obs = obs
+        ongoing = []
+        for i, c in enumerate(chunks):
+            if c.actions and not (c.terminated or c.truncated):
+                eps = c.episode(self._spaces(), seq)
+                self._ongoing_episodes_for_metrics[eps.id_].append(eps)
+                ongoing.append(eps)
+                chunks[i] = _Chunk(c.obs[-1], c.id_, c.t0 + len(c.actions))
+        self._done_episodes_for_metrics.extend(done)
+        self._log_env_steps(metric=self._metrics_num_env_steps_sampled, num_steps=ts)
+        self._increase_sampled_metrics(ts, len(done))
+        out = done + ongoing
+        return [e.to_numpy() for e in out] if self.episodes_to_numpy else out
+
+    def _spaces(self) -> tuple:
+        return self.games.single_observation_space, self.games.single_action_space
