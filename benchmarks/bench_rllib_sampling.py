@@ -5,6 +5,7 @@
 
 Rows (learner env steps per second; the opponents are the pool's ``random`` in every row):
   adapter env      ``MugginsMultiAgentEnv`` stepped in this process with random legal actions (no Ray)
+  seat vector env  ``MugginsSeatVectorEnv`` of ``--sb3-envs`` games, the same (the single_agent runner's env)
   rllib sample R xK eE  K remote env runners of kind R (``ma``: MultiAgentEnvRunner over
                    MugginsMultiAgentEnv; ``sa``: SeatEnvRunner over MugginsSeatVectorEnv; ``--env-runners``),
                    E games each (``--envs-per-runner``), sampling with the masked PPO
@@ -47,6 +48,25 @@ def adapter_rate(game: str, opts: dict, steps: int) -> float:
         if term["__all__"] or trunc["__all__"]:
             obs, _ = env.reset()
     return steps / (time.perf_counter() - t0)
+
+
+def seat_vector_rate(game: str, opts: dict, envs: int, steps: int) -> float:
+    from muggins_env.train.rllib_env import MugginsSeatVectorEnv
+
+    v = MugginsSeatVectorEnv({"game": game, "env_options": opts,
+                              "pool": {"weights": {"random": 1.0, "heuristic": 0.0, "self": 0.0}}}, envs)
+    n = v.single_action_space.n
+    rng = np.random.default_rng(0)
+    obs, _ = v.reset()
+    done = 0
+    t0 = time.perf_counter()
+    while done < steps:
+        masks = obs[:, -n:]
+        legal = masks.any(1)
+        # a random legal action per game (argmax of noise on the legal ones); a finished game's is ignored
+        obs, *_ = v.step(np.argmax(rng.random(masks.shape) * masks, 1))
+        done += int(legal.sum())
+    return done / (time.perf_counter() - t0)
 
 
 def rllib_rates(cfg: dict, runners: int, steps: int, iterations: int, **rllib: object) -> tuple[float, float]:
@@ -96,6 +116,9 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     opts = json.loads(args.options)
     import ray
+    import torch
+
+    torch.set_num_threads(1)  # the driver's learner, as muggins-train (torch_threads): more threads spin here
 
     sys.path.insert(0, str(Path(__file__).parent))
     from bench_training import env_rate, ppo_rate
@@ -111,6 +134,8 @@ def main(argv=None) -> int:
     print(f"{args.game} {opts}: learner env steps/s, random opponents, net [128, 128], 1 torch thread; "
           f"{os.cpu_count()} cores", flush=True)
     row("adapter env", adapter_rate(args.game, opts, 5000), "(MugginsMultiAgentEnv, random actions, no Ray)")
+    row(f"seat vector env x{args.sb3_envs}", seat_vector_rate(args.game, opts, args.sb3_envs, 20000),
+        "(MugginsSeatVectorEnv, random actions, no Ray)")
     cfg = {"game": args.game, "backend": "rllib", "env_options": opts,
            "opponents": {"random": 1.0, "heuristic": 0.0, "self": 0.0},
            "ppo": {"batch_size": 1024, "n_epochs": 2, "net_arch": [128, 128]},

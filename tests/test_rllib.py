@@ -368,6 +368,11 @@ def test_the_lean_sampler_returns_rllibs_episode_chunks_with_legal_actions_and_t
     metrics = runner.get_metrics()
     assert metrics[NUM_ENV_STEPS_SAMPLED].peek() == sum(len(e) for e in first + second)
     assert metrics[NUM_EPISODES].peek() == len(done) + sum(e.is_done for e in second)
+    assert not any(e.is_numpy for e in first + second)  # episodes_to_numpy false, and they stay here
+    # episodes that go to a learner actor (or from a remote runner) travel as numpy arrays
+    shipped = _seat_runner(num_learners=1).sample(num_timesteps=30, explore=True)
+    assert shipped and all(e.is_numpy for e in shipped)
+    assert all(isinstance(e.get_observations(), np.ndarray) for e in shipped)
 
 
 def test_the_lean_ppo_loss_is_rllibs_ppo_loss():

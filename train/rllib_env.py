@@ -350,8 +350,9 @@ class SeatEnvRunner(SingleAgentEnvRunner):
     categorical draw for all games and per-game lists, from which it builds the same
     ``SingleAgentEpisode`` chunks once per call (observations, actions, rewards, log-probs,
     action distribution inputs, weights' sequence number; ongoing games continue under the same
-    episode id in the next call) and logs the same sampling metrics. Sampling by episodes or with
-    random actions goes to RLlib's own loop.
+    episode id in the next call) and logs the same sampling metrics; episodes sent to another
+    process are numpy'd whatever ``episodes_to_numpy`` says. Sampling by episodes or with random
+    actions goes to RLlib's own loop.
     """
 
     def make_env(self) -> None:
@@ -419,7 +420,10 @@ class SeatEnvRunner(SingleAgentEnvRunner):
         self._log_env_steps(metric=self._metrics_num_env_steps_sampled, num_steps=ts)
         self._increase_sampled_metrics(ts, len(done))
         out = done + ongoing
-        return [e.to_numpy() for e in out] if self.episodes_to_numpy else out
+        # episodes that leave this process (a remote runner's, or for a learner actor) travel as numpy
+        # arrays: pickling one array a column costs a fraction of pickling a list of per-step ones
+        leave = (self.worker_index or 0) > 0 or self.config.num_learners > 0
+        return [e.to_numpy() for e in out] if self.episodes_to_numpy or leave else out
 
     def _spaces(self) -> tuple:
         return self.games.single_observation_space, self.games.single_action_space
