@@ -193,7 +193,7 @@ def test_cli_picks_the_rllib_variant_of_a_preset_where_there_is_one(monkeypatch,
     seen = {}
     monkeypatch.setattr(cli, "_train_rllib", lambda cfg, out, args: seen.update(cfg=cfg, out=out) or 0)
     assert cli.main(["--backend", "rllib", "--game", "michigan_v0", "--preset", "quick"]) == 0
-    assert seen["cfg"]["rllib"]["envs_per_runner"] == 16 and seen["out"] == "runs/rllib_quick-michigan_v0"
+    assert seen["cfg"]["rllib"]["envs_per_runner"] == 32 and seen["out"] == "runs/rllib_quick-michigan_v0"
     # no rllib_quick for cribbage: its SB3 preset, run on RLlib (the rllib section's defaults)
     assert cli.main(["--backend", "rllib", "--game", "cribbage_v0", "--preset", "quick",
                      "--num-env-runners", "3"]) == 0
