@@ -214,6 +214,11 @@ class KernelAECEnv(AECEnv):
                 "legal_moves": {int(a): state.action_to_string(int(a)) for a in np.flatnonzero(self._mask)},
                 "view": state.public_view(player)}
 
+    def agent_iter(self, max_iter: int = 2**63) -> _AgentIter:
+        """PettingZoo's ``agent_iter`` (the agent to act, until no agent is left, at most
+        ``max_iter`` times) with a generator for its iterator: each step of the loop pays less."""
+        return _AgentIter(self, max_iter)
+
     # -- views -----------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         return {"observation": self._state.observation(self._index[agent]),
@@ -247,6 +252,21 @@ class KernelAECEnv(AECEnv):
 
     def __str__(self) -> str:
         return self.metadata["name"]
+
+
+class _AgentIter:
+    """What ``agent_iter`` returns: iterable again and again, like PettingZoo's ``AECIterable``."""
+
+    __slots__ = ("env", "max_iter")
+
+    def __init__(self, env: AECEnv, max_iter: int) -> None:
+        self.env, self.max_iter = env, max_iter
+
+    def __iter__(self):
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
 
 
 class ReadableInfo(dict):

@@ -33,7 +33,7 @@ from ..kernel.cards import (
     format_cards,
     parse_card,
 )
-from ..kernel.game import TERMINAL, Game, GameFacts, State
+from ..kernel.game import TERMINAL, Game, GameFacts, State, legal_mask
 from ..kernel.options import Option, int_range
 from ..kernel.rewards import win_loss_rewards
 
@@ -340,9 +340,7 @@ class MichiganState(State):
     def legal_actions_mask(self) -> np.ndarray:
         if self._legal is None:
             self._legal = self._compute_legal()
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        mask[self._legal] = 1
-        return mask
+        return legal_mask(NUM_ACTIONS, self._legal)
 
     def apply(self, action: int) -> None:
         a = self.check_legal(action)
@@ -360,8 +358,12 @@ class MichiganState(State):
         views = self._views
         if views:
             o_hand, o_played, _, _ = self.game.block_starts
+            o_counts = self.game.offsets["counts"]
+            left = self.counts[p] / MAX_HAND
             for viewer, view in views.items():
-                view[o_played + a * n + (p - viewer) % n] = 1.0
+                rel = (p - viewer) % n
+                view[o_played + a * n + rel] = 1.0
+                view[o_counts + rel] = left
                 if viewer == p:
                     view[o_hand + a] = 0.0
         self._legal = None
@@ -371,6 +373,13 @@ class MichiganState(State):
             amount = self.boodle[b]
             self.boodle[b] = 0
             self.balances[p] += amount
+            if views:  # the boodle card's pile is empty now (0 / (0 + CHIP_SCALE)), p's balance up
+                at = self.game.offsets
+                x = self.balances[p]
+                squashed = 0.5 + 0.5 * x / (abs(x) + CHIP_SCALE)
+                for viewer, view in views.items():
+                    view[at["layout"] + b] = 0.0
+                    view[at["balances"] + (p - viewer) % n] = squashed
             if chips:
                 if delta is None:
                     delta = np.zeros(n)
@@ -408,6 +417,7 @@ class MichiganState(State):
         hand; then the next hand (new contributions) or the end of the session (the split).
         Returns this step's chip changes (``delta`` plus these) when rewards are chips."""
         n = self.n
+        self._views = None  # balances, the layout and the hands played change: rebuilt when observed
         if self.game.chip_rewards and delta is None:
             delta = np.zeros(n)
         gain = self.kitty
@@ -475,26 +485,37 @@ class MichiganState(State):
     def known_widow_cards(self) -> list[int]:
         return list(_bits(self.known_widow))
 
-    # Observations are incremental: each observed player's card blocks (hand, played, known
-    # widow) are kept in ``_views`` and updated by ``apply``; a new hand drops them and the next
-    # observation rebuilds them. A kernel loop that never observes pays nothing for this.
+    # Observations are incremental: each observed player's view (everything but the sequence,
+    # the stopped suit, the phase and the player to act) is kept in ``_views`` and updated by
+    # ``apply``; the end of a hand drops them and the next observation rebuilds them. A kernel
+    # loop that never observes pays nothing for this.
     def observation(self, player: int) -> np.ndarray:
+        views = self._views
+        view = views.get(player) if views else None
+        if view is None:
+            view = self.incremental_view(player, self._view)
+        obs = view.copy()
+        # the one-hot pieces that change every step (from sequence_suit to to_act, 0 in the view)
+        at = self.game.block_starts[3]
+        phase = self.phase
+        if phase == FOLLOW:
+            obs[at + SUIT[self.need]] = 1.0
+            obs[at + 4 + MRANK[self.need] - 2] = 1.0
+        elif phase == LEAD and self.stopped_suit != NO_SUIT:
+            obs[at + 17 + self.stopped_suit] = 1.0
+        if phase != OVER:
+            obs[at + 21 + phase] = 1.0
+            obs[at + 23 + (self.player - player) % self.n] = 1.0
+        return obs
+
+    def _view(self, player: int) -> np.ndarray:
+        """``player``'s observation without the pieces that change every step, from scratch."""
         n = self.n
         g = self.game
-        o_tail = g.block_starts[3]
-        obs = self.incremental_view(player, self._card_blocks).copy()
-        # the small pieces, from sequence_suit to the end, built as a list and written once
-        tail = [0.0] * g.tail_size
-        if self.phase == FOLLOW:
-            tail[SUIT[self.need]] = 1.0
-            tail[4 + MRANK[self.need] - 2] = 1.0
-        elif self.phase == LEAD and self.stopped_suit != NO_SUIT:
-            tail[17 + self.stopped_suit] = 1.0
-        i = 21
-        if self.phase != OVER:
-            tail[i + self.phase] = 1.0
-            tail[i + 2 + (self.player - player) % n] = 1.0
-        i += 2 + n
+        obs = self._card_blocks(player)
+        # from the dealer to the end, built as a list and written once
+        i = 0
+        tail = [0.0] * (g.tail_size - 23 - n)
         tail[i + (self.dealer - player) % n] = 1.0
         i += n
         for amount in self.boodle:
@@ -510,7 +531,7 @@ class MichiganState(State):
         i += 2 * n
         tail[i] = self.widow_count / MAX_HAND
         tail[i + 1] = self.hands_played / g.num_hands
-        obs[o_tail:] = tail
+        obs[g.offsets["dealer"]:] = tail
         return obs
 
     def _card_blocks(self, player: int) -> np.ndarray:

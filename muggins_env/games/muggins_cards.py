@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..kernel.cards import NUM_CARDS, RANK_LIST, check_all_once, format_card, parse_card
-from ..kernel.game import TERMINAL, Game, GameFacts, State
+from ..kernel.game import TERMINAL, Game, GameFacts, State, legal_mask
 from ..kernel.options import Option, int_range
 from ..kernel.rewards import win_loss_rewards
 from ..kernel.seats import clockwise_from_left
@@ -47,6 +47,61 @@ TABLE = {3: (17, 1), 4: (12, 4), 5: (10, 2), 6: (8, 4), 7: (7, 3)}
 # -- phases -------------------------------------------------------------------------------------
 PLACE, REVIEW, RECHOOSE, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("place", "call", "rechoose", "over")
+
+
+#: keys of ``_TableView.dirty`` besides the seats: the table's ranks, common pile k is _PILE - k
+_TABLE, _PILE = -1, -2
+
+
+def _rows(width: int, ones: list[list[int]]) -> list[np.ndarray]:
+    """Read-only float32 rows of ``width``, row i with 1 at each index of ``ones[i]``."""
+    out = []
+    for at in ones:
+        row = np.zeros(width, dtype=np.float32)
+        row[at] = 1
+        row.flags.writeable = False
+        out.append(row)
+    return out
+
+
+#: a common pile's piece by its top rank (1..13: present flag and rank), a seat's next card's
+#: piece by rank - 1 (13: unknown), so that refreshing a piece is one slice write
+_PILE_ROWS = _rows(14, [[]] + [[0, r] for r in range(1, 14)])
+_NEXT_ROWS = _rows(13, [[r] for r in range(13)] + [[]])
+#: (discard top rank or 0, stock size, discard size) -> a seat's piece (``_seat_row``)
+_SEAT_ROWS: dict[tuple[int, int, int], np.ndarray] = {}
+
+
+def _seat_row(rank: int, stock: int, discard: int) -> np.ndarray:
+    """A seat's observation piece: its discard top's rank one-hot, its stock and discard sizes."""
+    key = (rank, stock, discard)
+    row = _SEAT_ROWS.get(key)
+    if row is None:
+        row = np.zeros(15, dtype=np.float32)
+        if rank:
+            row[rank - 1] = 1
+        row[13] = stock / NUM_CARDS
+        row[14] = discard / NUM_CARDS
+        row.flags.writeable = False
+        _SEAT_ROWS[key] = row
+    return row
+
+
+class _TableView:
+    """The observation's pieces by absolute seat (``MugginsCardsState.observation``): the common
+    piles, each seat's discard top and pile sizes, each seat's next card when known, the table's
+    ranks; ``dirty`` names the pieces a move changed since they were last written."""
+
+    __slots__ = ("commons", "dirty", "nexts", "seats", "table")
+
+    def __init__(self, state: MugginsCardsState) -> None:
+        n = state.n
+        self.commons = np.zeros(MAX_COMMONS * 14, dtype=np.float32)
+        self.seats = np.zeros(n * 15, dtype=np.float32)
+        self.nexts = np.zeros(n * 13, dtype=np.float32)
+        self.table = np.array(state.table_ranks, dtype=np.float32)
+        self.table *= 0.25
+        self.dirty = {*range(n), *(_PILE - k for k in range(len(state.commons)))}
 
 
 def fits(card_a: int, card_b: int) -> bool:
@@ -127,6 +182,7 @@ class MugginsCardsState(State):
         self.exposed = -1
         self.review: tuple[int, int, bool, list[int]] | None = None  # placer, action, correct, correct set
         self.callers: list[int] = []
+        self._kept: _TableView | None = None  # see observation()
         self._begin_turn(self.player)
 
     # -- the deal ----------------------------------------------------------------------------------
@@ -191,6 +247,8 @@ class MugginsCardsState(State):
             table_ranks[RANK0[c]] -= 1
         self.stocks[seat] = self.discards[seat][::-1]
         self.discards[seat] = []
+        if self._kept is not None:
+            self._kept.dirty.update((seat, _TABLE))  # many ranks change: the table is rewritten
 
     def _begin_turn(self, seat: int) -> None:
         if not self.stocks[seat]:
@@ -199,6 +257,8 @@ class MugginsCardsState(State):
         self.exposed = self.stocks[seat].pop()
         self.seen[self.exposed] = True
         self.phase = PLACE
+        if self._kept is not None:
+            self._kept.dirty.add(seat)
 
     def correct_actions(self, seat: int, card: int) -> list[int]:
         """The destinations docs/rules/muggins_cards.md §1.2 allows, in strict priority."""
@@ -216,10 +276,6 @@ class MugginsCardsState(State):
         if action < OPPONENT_DISCARD:
             return -1
         return seat if action == OWN_DISCARD else (seat + action - OPPONENT_DISCARD + 1) % self.n
-
-    def _pile(self, seat: int, action: int) -> list[int]:
-        owner = self._owner(seat, action)
-        return self.commons[action - COMMON_PILE] if owner < 0 else self.discards[owner]
 
     def _settle(self, seat: int, action: int) -> None:
         """The placement stands: check the win, then pass the turn (or truncate)."""
@@ -250,6 +306,8 @@ class MugginsCardsState(State):
         """Each other player, clockwise from the offender's left, gives the top of their stock
         to the bottom of the offender's stock; giving one's last card wins (docs/rules/muggins_cards.md §1.4)."""
         emptied = -1
+        if self._kept is not None:  # every stock changes
+            self._kept.dirty.update(range(self.n))
         for seat in clockwise_from_left(offender, self.n):
             if not self.stocks[seat] and self.discards[seat]:
                 self._recycle(seat)
@@ -264,8 +322,14 @@ class MugginsCardsState(State):
 
     def _lay(self, seat: int, action: int, card: int) -> None:
         """``card`` face up on the pile ``action`` of ``seat`` names (and in the table count)."""
-        self._pile(seat, action).append(card)
+        owner = self._owner(seat, action)
+        (self.commons[action - COMMON_PILE] if owner < 0 else self.discards[owner]).append(card)
         self.table_ranks[RANK0[card]] += 1
+        kept = self._kept
+        if kept is not None:
+            kept.dirty.add(owner if owner >= 0 else _PILE - (action - COMMON_PILE))
+            r = RANK0[card]
+            kept.table[r] = self.table_ranks[r] * 0.25
 
     def _stands(self, placer: int, placed: int) -> None:
         """The review is over and the placement stands: the card lands where it was put."""
@@ -307,10 +371,7 @@ class MugginsCardsState(State):
         return []
 
     def legal_actions_mask(self) -> np.ndarray:
-        mask = _EMPTY_MASK.copy()
-        for a in self._legal or self._build_legal():  # a few: item writes beat an index array
-            mask[a] = 1
-        return mask
+        return legal_mask(NUM_ACTIONS, self._legal or self._build_legal())
 
     def apply(self, action: int) -> None:
         # the shared guard (State.check_legal) for anything but a legal int
@@ -359,28 +420,28 @@ class MugginsCardsState(State):
         """Pile tops (-1: an empty discard); during a review the card in play is not on them."""
         return [p[-1] for p in self.commons], [d[-1] if d else -1 for d in self.discards]
 
+    # Observations are written from pieces kept by absolute seat while the state is observed
+    # (``_kept``, built by the first observation; a clone has none): a move marks what it
+    # changed (a seat's piles, the common piles, the table's ranks), the next observation
+    # rewrites only that, then copies the pieces in, rotated to the observer's seat. Everything
+    # in this game is public, so one set of pieces serves every player.
     def observation(self, player: int) -> np.ndarray:
         n = self.n
+        kept = self._kept
+        if kept is None:
+            kept = self._kept = _TableView(self)
+        if kept.dirty:
+            self._refresh(kept)
         obs = np.zeros(self.game.observation_size, dtype=np.float32)
-        i = 0
         if self.exposed >= 0:
-            obs[i + RANK_LIST[self.exposed] - 1] = 1
-        i += 13
-        commons, discards = self._tops_for_view()
-        for top in commons:
-            if top >= 0:
-                obs[i] = 1
-                obs[i + RANK_LIST[top]] = 1
-            i += 14
-        i += (MAX_COMMONS - len(commons)) * 14
-        for rel in range(n):
-            seat = (player + rel) % n
-            top = discards[seat]
-            if top >= 0:
-                obs[i + RANK_LIST[top] - 1] = 1
-            obs[i + 13] = len(self.stocks[seat]) / NUM_CARDS
-            obs[i + 14] = len(self.discards[seat]) / NUM_CARDS
-            i += 15
+            obs[RANK_LIST[self.exposed] - 1] = 1
+        i = 13 + MAX_COMMONS * 14
+        obs[13:i] = kept.commons
+        k, m = 15 * player, 15 * n  # the seats from the observer's, clockwise
+        obs[i:i + m - k] = kept.seats[k:]
+        if k:
+            obs[i + m - k:i + m] = kept.seats[:k]
+        i += m
         if self.phase != OVER:
             obs[i + (self.current_player() - player) % n] = 1
             obs[i + n + self.phase] = 1
@@ -390,17 +451,34 @@ class MugginsCardsState(State):
             placer, placed, _, _ = self.review
             obs[i + self._relative_destination(player, placer, placed)] = 1
         i += OWN_DISCARD + 1
-        obs[i:i + 13] = self.table_ranks
-        obs[i:i + 13] *= 0.25
+        obs[i:i + 13] = kept.table
         i += 13
         obs[i] = self.turns / self.game.max_turns
         i += 1
-        for rel in range(n):
-            card = self.known_next((player + rel) % n)
-            if card >= 0:
-                obs[i + RANK0[card]] = 1
-            i += 13
+        k, m = 13 * player, 13 * n
+        obs[i:i + m - k] = kept.nexts[k:]
+        if k:
+            obs[i + m - k:i + m] = kept.nexts[:k]
         return obs
+
+    def _refresh(self, kept: _TableView) -> None:
+        """Rewrite the kept pieces that moves changed (``kept.dirty``), from the state."""
+        for key in kept.dirty:
+            if key >= 0:
+                discard = self.discards[key]
+                i = 15 * key
+                kept.seats[i:i + 15] = _seat_row(RANK_LIST[discard[-1]] if discard else 0,
+                                                 len(self.stocks[key]), len(discard))
+                j = 13 * key
+                card = self.known_next(key)
+                kept.nexts[j:j + 13] = _NEXT_ROWS[RANK0[card] if card >= 0 else 13]
+            elif key == _TABLE:
+                kept.table[:] = self.table_ranks
+                kept.table *= 0.25
+            else:
+                k = _PILE - key
+                kept.commons[14 * k:14 * k + 14] = _PILE_ROWS[RANK_LIST[self.commons[k][-1]]]
+        kept.dirty.clear()
 
     def _relative_destination(self, observer: int, placer: int, action: int) -> int:
         """The destination as an action index seen from ``observer``'s seat."""
@@ -524,6 +602,7 @@ class MugginsCardsState(State):
         c.seen = list(self.seen)
         c.table_ranks = list(self.table_ranks)
         c.callers = list(self.callers)
+        c._kept = None  # built by the clone's first observation
         c._rewards = self._rewards.copy()
         c._returns = self._returns.copy()
         return c

@@ -13,7 +13,7 @@ from .cards import (
     rank_of,
     suit_of,
 )
-from .game import TERMINAL, Game, GameFacts, IllegalActionError, State
+from .game import TERMINAL, Game, GameFacts, IllegalActionError, State, legal_mask
 from .options import Option, int_range, resolve_options
 from .rewards import win_loss_rewards
 from .seats import (
@@ -50,6 +50,7 @@ __all__ = [
     "format_tiles",
     "int_range",
     "left_of",
+    "legal_mask",
     "num_teams",
     "num_tiles",
     "opponents_clockwise",

@@ -20,6 +20,29 @@ from .options import Option, resolve_options
 
 TERMINAL = -1  # current_player() once the episode is over
 
+#: per action count, legal-action tuple -> its read-only int8 mask (see ``legal_mask``)
+_MASKS: dict[int, dict[tuple, np.ndarray]] = {}
+_MASKS_MAX = 1 << 14
+
+
+def legal_mask(num_actions: int, legal) -> np.ndarray:
+    """A new int8 mask of ``num_actions`` with 1 at each action of ``legal``. It copies one kept
+    per legal set: the same few sets recur all game long, and a copy costs a fraction of
+    ``np.zeros`` plus an index write (the mask is built once a step, so it matters)."""
+    key = tuple(legal)
+    masks = _MASKS.get(num_actions)
+    if masks is None:
+        masks = _MASKS[num_actions] = {}
+    mask = masks.get(key)
+    if mask is None:
+        if len(masks) >= _MASKS_MAX:
+            masks.clear()
+        mask = np.zeros(num_actions, dtype=np.int8)
+        mask[list(key)] = 1
+        mask.flags.writeable = False
+        masks[key] = mask
+    return mask.copy()
+
 
 class IllegalActionError(ValueError):
     """An action outside the legal mask: names the action and the legal ones."""

@@ -340,11 +340,13 @@ class CribbageState(State):
         elif phase == DISCARD:
             self._lay_away(a)
         else:
-            self._views = None  # the show changes the review: rebuilt on the next observation
+            rv = self.review
             if phase == ANNOUNCE_PHASE:
                 self._announce(a - ANNOUNCE)
             else:
                 self._respond(a)
+            if self.review is not rv and self._views:  # the count settled and the show goes on
+                self._views_settle(rv)
         if self.phase != OVER and not (g.points_reward and any(gain)):
             self._rewards = self._zero  # read-only: most steps pay nothing
         else:
@@ -504,11 +506,18 @@ class CribbageState(State):
 
     # -- the show ---------------------------------------------------------------------------------------
     def _start_show(self) -> None:
-        self._views = None  # the show: rebuilt on the next observation
         n = self.n
+        views = self._views
+        if views:  # the play's series and go flags leave the kept views
+            o = self.game.obs_at
+            at = [o.series + c for c in self.series] + [o.gone + k for k in range(n)]
+            for view in views.values():
+                view.put(at, 0.0)
         self.show_queue = [((self.dealer + k) % n, False) for k in range(1, n + 1)] + [(self.dealer, True)]
         self.series, self.series_ranks, self.count = [], [], 0
         self._next_count()
+        if self._views and self.review is not None:
+            self._views_review(self.review)
 
     def _next_count(self) -> None:
         """Count the next hand (or the crib): announced in muggins mode, automatic otherwise."""
@@ -627,7 +636,7 @@ class CribbageState(State):
     # -- views ----------------------------------------------------------------------------------------
     # Observations are incremental: each observed player's view (everything but the few
     # scalars that change on most steps) is kept in ``_views`` and updated by the moves of the
-    # deal and the play; anything else (a new deal, the show) drops the views and the next
+    # deal, the play and the show; a new deal and the end drop the views and the next
     # observation rebuilds them. A kernel loop that never observes pays nothing for this.
     def observation(self, player: int) -> np.ndarray:
         views = self._views
@@ -686,6 +695,53 @@ class CribbageState(State):
         view = cached[1].copy()  # none of the ones overlaps a template entry
         view.put(ones, 1.0)
         return view
+
+    def _review_entries(self, rv: dict) -> list[int]:
+        """Where a count under review shows, the same in every view: its cards and, for the
+        crib, the crib flag and the crib face up (the counter's slot is relative: apart)."""
+        o = self.game.obs_at
+        at = [o.counted + c for c in rv["cards"]]
+        if rv["is_crib"]:
+            at.append(o.is_crib)
+            at += [o.crib + c for c in rv["cards"]]
+        return at
+
+    def _views_review(self, rv: dict) -> None:
+        """Write the count that came under review into every kept view."""
+        n, o = self.n, self.game.obs_at
+        at = self._review_entries(rv)
+        at.append(0)
+        for viewer, view in self._views.items():
+            at[-1] = o.counter + (rv["counter"] - viewer) % n
+            view.put(at, 1.0)
+
+    def _views_settle(self, settled: dict) -> None:
+        """The kept views after a count settled in the show, one put a view: the settled count
+        leaves the review (the crib stays face up) for the settled counts (as ``_write_shown``
+        writes them) and the next count, if any, comes under review. The put writes in order,
+        so the next counter's slot, last, wins over the settled counter's cleared one."""
+        n, o = self.n, self.game.obs_at
+        rv = self.review
+        common = [o.counted + c for c in settled["cards"]]
+        if settled["is_crib"]:
+            common.append(o.is_crib)
+        values = [0.0] * len(common)
+        if rv is not None:
+            entries = self._review_entries(rv)
+            common += entries
+            values += [1.0] * len(entries)
+        total, announced, parts = settled["obs_values"]
+        values += [0.0, total, announced, *parts]
+        if rv is not None:
+            values.append(1.0)
+        for viewer, view in self._views.items():
+            slot = n if settled["is_crib"] else (settled["counter"] - viewer) % n
+            first = o.shown_breakdown + slot * 5
+            at = common + [o.counter + (settled["counter"] - viewer) % n, o.shown_totals + slot,
+                           o.shown_announced + slot, first, first + 1, first + 2, first + 3, first + 4]
+            if rv is not None:
+                at.append(o.counter + (rv["counter"] - viewer) % n)
+            view.put(at, values)
 
     def _obs_template(self, player: int) -> np.ndarray:
         """The observation pieces that change only when a count settles or a deal begins."""

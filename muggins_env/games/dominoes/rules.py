@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...kernel.cards import check_all_once
-from ...kernel.game import TERMINAL, Game, GameFacts, State
+from ...kernel.game import TERMINAL, Game, GameFacts, State, legal_mask
 from ...kernel.options import Option, int_range
 from ...kernel.rewards import win_loss_rewards
 from ...kernel.seats import opponents_clockwise, team_of
@@ -231,6 +231,8 @@ class DominoesGame(Game):
         #: side indices as seen from each seat: own side first, then clockwise
         self.relative_sides = [[self.teams[p], 1 - self.teams[p]] if self.partnerships
                                else [(p + k) % n for k in range(n)] for p in range(n)]
+        #: the seats as seen from each seat: itself first, then clockwise
+        self.relative_seats = [[(p + k) % n for k in range(n)] for p in range(n)]
 
     def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> DominoesState:
         return DominoesState(self, seed, deal)
@@ -295,7 +297,6 @@ class DominoesState(State):
         # what the family's options record (one attribute: a state with more than about 30
         # attributes loses CPython's fast attribute access, which every move pays)
         self.record = {"last_knock": None, "redeals": 0}
-        self._mask: np.ndarray | None = None  # the legal mask of the current decision, once built
         self._start_hand(self._parse_deal(deal) if deal is not None else None)
 
     # -- deals -------------------------------------------------------------------------------------
@@ -345,6 +346,7 @@ class DominoesState(State):
         self.drawn = [0] * n
         self.layout = Layout(g.variant.layout, g.variant.sniff, g.num_arms)
         self.plays: list[tuple[int, int, int]] = []  # (seat, tile, slot) in order
+        self._board: np.ndarray | None = None  # see observation()
         self.review: list[int] | None = None  # [mover, announced, true score, responder index]
         self.true_score = 0
         self.knock: list[int] | None = None  # [knocker, skipped, forced] while a forced scoring play is due
@@ -453,19 +455,12 @@ class DominoesState(State):
         return list(self._legal) if self.phase != OVER else []
 
     def legal_actions_mask(self) -> np.ndarray:
-        mask = self._mask
-        if mask is None:  # built once per decision (check_legal and the adapter both ask)
-            mask = np.zeros(self.game.num_actions, dtype=np.int8)
-            if self.phase != OVER:
-                mask[self._legal] = 1
-            self._mask = mask
-        return mask.copy()
+        return legal_mask(self.game.num_actions, self._legal if self.phase != OVER else ())
 
     def apply(self, action: int) -> None:
         # the shared guard for a plain legal int without building the mask; anything else (and
         # every illegal move) goes to check_legal and its clear error
         a = action if type(action) is int and not self.over and action in self._legal else self.check_legal(action)
-        self._mask = None
         g = self.game
         before = self.scores[:]
         self._rewards = self.zero
@@ -542,6 +537,7 @@ class DominoesState(State):
         else:
             lay.place(tile, slot)
         self.plays.append((seat, tile, slot))
+        self._board = None
         self.true_score = g.score_table[lay.count]
         # with extra_play a double or a scoring play earns one more tile (not after the extra one)
         if g.extra_play and not was_extra and (self.true_score > 0 or HALVES[tile][0] == HALVES[tile][1]):
@@ -688,30 +684,18 @@ class DominoesState(State):
         """Side indices as seen from ``player``: own side first, then clockwise."""
         return list(self.game.relative_sides[player])
 
+    # The layout's pieces of the observation (the tiles played, the lead, the open arms) are
+    # the same for every player and change only with a play: built once per play (``_board``,
+    # read-only, dropped by each play and each new hand), then copied under the rest.
     def observation(self, player: int) -> np.ndarray:
         g, n = self.game, self.n
         at = g.observation_offsets
         t = g.num_tiles
         lay = self.layout
+        board = self._board
+        if board is None:
+            board = self._board = self._board_view()
         ones = self.hands[player][:]  # indices set to 1 (own tiles start at 0)
-        i = at["played"]
-        ones.extend([i + tile for _, tile, _ in self.plays])
-        if lay.lead < 0:
-            ones.append(at["lead_needed"])
-        i = at["arms"]
-        sm = g.set_max
-        width = sm + 5
-        for k in lay.open_arms:
-            j = i + (k - 1) * width
-            ones.append(j)
-            ones.append(j + 1 + lay.pip[k])
-            crosswise, spinner, counts = lay.end_kind(k)
-            if crosswise:
-                ones.append(j + sm + 2)
-            if spinner:
-                ones.append(j + sm + 3)
-            if counts:
-                ones.append(j + sm + 4)
         if self.phase != OVER:
             i = at["phase"]
             ones.append(i + self.phase)
@@ -729,16 +713,49 @@ class DominoesState(State):
         # the scalars are contiguous: count, scores, tiles, drawn, boneyard
         target, scores = g.target, self.scores
         values = [lay.count / g.max_count]
-        values.extend([min(scores[side] / target, 1.0) for side in g.relative_sides[player]])
-        seats = [(player + rel) % n for rel in range(n)]
-        values.extend([len(self.hands[s]) / t for s in seats])
-        values.extend([self.drawn[s] / t for s in seats])
+        for side in g.relative_sides[player]:
+            values.append(min(scores[side] / target, 1.0))
+        seats = g.relative_seats[player]
+        hands, drawn = self.hands, self.drawn
+        for s in seats:
+            values.append(len(hands[s]) / t)
+        for s in seats:
+            values.append(drawn[s] / t)
         values.append(len(self.boneyard) / t)
-        obs = np.zeros(g.observation_size, dtype=np.float32)
+        obs = board.copy()
         obs.put(ones, 1.0)
         i = at["count"]
         obs[i:i + len(values)] = values
         return obs
+
+    def _board_view(self) -> np.ndarray:
+        """The observation with only the layout's pieces written: the tiles played, the lead
+        still to make, and each open arm (its pip, a crosswise double, a spinner, whether it counts)."""
+        g = self.game
+        at = g.observation_offsets
+        lay = self.layout
+        i = at["played"]
+        ones = [i + tile for _, tile, _ in self.plays]
+        if lay.lead < 0:
+            ones.append(at["lead_needed"])
+        i = at["arms"]
+        sm = g.set_max
+        width = sm + 5
+        for k in lay.open_arms:
+            j = i + (k - 1) * width
+            ones.append(j)
+            ones.append(j + 1 + lay.pip[k])
+            crosswise, spinner, counts = lay.end_kind(k)
+            if crosswise:
+                ones.append(j + sm + 2)
+            if spinner:
+                ones.append(j + sm + 3)
+            if counts:
+                ones.append(j + sm + 4)
+        board = np.zeros(g.observation_size, dtype=np.float32)
+        board.put(ones, 1.0)
+        board.flags.writeable = False  # shared by clones: copied before use
+        return board
 
     def phase_name(self) -> str:
         return PHASE_NAMES[self.phase]
@@ -924,7 +941,6 @@ class DominoesState(State):
         c.boneyard = pool[i:]
         if c.phase == PLAY_PHASE and c.player != player and keep < 0:
             c._legal = c._redecide()
-            c._mask = None
         return c
 
     def _redecide(self) -> list[int]:
