@@ -61,9 +61,7 @@ class MugginsMultiAgentEnv(MultiAgentEnv):
         self._worker = int(getattr(config, "worker_index", 0) or 0)
         vector = int(getattr(config, "vector_index", 0) or 0)
         config = dict(config or {})
-        game_id = config.get("game")
-        if game_id not in muggins_env.ENV_NAMES:
-            raise ValueError(f"env config game={game_id!r} is not allowed; allowed: {', '.join(muggins_env.ENV_NAMES)}")
+        game_id = _game_id(config)
         options = dict(config.get("env_options") or {})
         self.aec = muggins_env.make(game_id, raw=True, skip_forced=bool(config.get("skip_forced", True)),
                                     readable_infos=False, **options)
@@ -213,9 +211,21 @@ def drain_results() -> dict[str, list[float]]:
 
 def flat_space(space: gym.spaces.Dict) -> gym.spaces.Box:
     """The Dict observation space as one Box: the observation, then the mask."""
-    obs, mask = space[OBS], space[MASK]
-    return gym.spaces.Box(np.concatenate([obs.low, mask.low]), np.concatenate([obs.high, mask.high]),
-                          (obs.shape[0] + mask.shape[0],), np.float32)
+    return _flat_box(space[OBS], space[MASK].shape[0])
+
+
+def _flat_box(obs: gym.spaces.Box, num_actions: int) -> gym.spaces.Box:
+    """The observation's Box followed by a 0/1 mask of ``num_actions``."""
+    return gym.spaces.Box(np.concatenate([obs.low, np.zeros(num_actions, np.float32)]),
+                          np.concatenate([obs.high, np.ones(num_actions, np.float32)]),
+                          (obs.shape[0] + num_actions,), np.float32)
+
+
+def _game_id(config: dict) -> str:
+    game_id = config.get("game")
+    if game_id not in muggins_env.ENV_NAMES:
+        raise ValueError(f"env config game={game_id!r} is not allowed; allowed: {', '.join(muggins_env.ENV_NAMES)}")
+    return game_id
 
 
 class MugginsSeatVectorEnv(gym.vector.VectorEnv):
@@ -245,9 +255,7 @@ class MugginsSeatVectorEnv(gym.vector.VectorEnv):
 
         worker = int(getattr(config, "worker_index", 0) or 0)
         config = dict(config or {})
-        game_id = config.get("game")
-        if game_id not in muggins_env.ENV_NAMES:
-            raise ValueError(f"env config game={game_id!r} is not allowed; allowed: {', '.join(muggins_env.ENV_NAMES)}")
+        game_id = _game_id(config)
         if config.get("pool") is None:
             raise ValueError("the seat vector env needs an opponent pool (config 'pool'): "
                              "without one every seat is an RLlib agent (use MugginsMultiAgentEnv)")
@@ -268,10 +276,7 @@ class MugginsSeatVectorEnv(gym.vector.VectorEnv):
         one = self.envs[0]
         self.num_envs = num_envs
         self.size = one.observation_space.shape[0]
-        self.single_observation_space = gym.spaces.Box(
-            np.concatenate([one.observation_space.low, np.zeros(one.action_space.n, np.float32)]),
-            np.concatenate([one.observation_space.high, np.ones(one.action_space.n, np.float32)]),
-            (self.size + one.action_space.n,), np.float32)
+        self.single_observation_space = _flat_box(one.observation_space, one.action_space.n)
         self.single_action_space = one.action_space
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, num_envs)
         self.action_space = gym.vector.utils.batch_space(self.single_action_space, num_envs)
