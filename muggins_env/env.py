@@ -178,7 +178,8 @@ class KernelAECEnv(AECEnv):
         """Refresh agent_selection, end flags, the cached mask and infos after the state moved."""
         state = self._state
         infos = self.infos
-        if state.is_terminal():
+        player = state.current_player()  # TERMINAL (-1) exactly when the episode is over
+        if player < 0:
             flags = self.truncations if state.is_truncated() else self.terminations
             for agent in self.agents:
                 flags[agent] = True
@@ -190,7 +191,7 @@ class KernelAECEnv(AECEnv):
             if getattr(self, "agent_selection", None) not in self.agents:
                 self.agent_selection = self.agents[0]
             return
-        self.agent_selection = self._to_act = agent = self.possible_agents[state.current_player()]
+        self.agent_selection = self._to_act = agent = self.possible_agents[player]
         self._mask = mask = state.legal_actions_mask()
         previous = self._info_agent  # the only agent whose info is not the idle one
         if previous is not None:
@@ -226,8 +227,13 @@ class KernelAECEnv(AECEnv):
 
     def last(self, observe: bool = True) -> tuple:
         agent = self.agent_selection  # PettingZoo's last(), without its per-call assert
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
+        if observe:  # observe(agent), inlined: last() is called once a step
+            obs = {"observation": self._state.observation(self._index[agent]),
+                   "action_mask": (self._mask if agent == self._to_act else self._no_mask).copy()}
+        else:
+            obs = None
+        return (obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
+                self.infos[agent])
 
     def state(self) -> dict:
         """The full state (hidden cards included), for centralised critics and debugging."""

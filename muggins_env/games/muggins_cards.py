@@ -17,6 +17,7 @@ Action indices (``Discrete(13)``, a contract):
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -88,20 +89,20 @@ def _seat_row(rank: int, stock: int, discard: int) -> np.ndarray:
 
 
 class _TableView:
-    """The observation's pieces by absolute seat (``MugginsCardsState.observation``): the common
-    piles, each seat's discard top and pile sizes, each seat's next card when known, the table's
-    ranks; ``dirty`` names the pieces a move changed since they were last written."""
+    """The observation's public pieces by absolute seat (``MugginsCardsState.observation``): one
+    array laid out as the observation of seat 0, holding the common piles, each seat's discard
+    top and pile sizes, each seat's next card when known and the table's ranks (zero
+    elsewhere); ``dirty`` names the pieces a move changed since they were last written."""
 
-    __slots__ = ("commons", "dirty", "nexts", "seats", "table")
+    __slots__ = ("dirty", "full")
 
     def __init__(self, state: MugginsCardsState) -> None:
-        n = state.n
-        self.commons = np.zeros(MAX_COMMONS * 14, dtype=np.float32)
-        self.seats = np.zeros(n * 15, dtype=np.float32)
-        self.nexts = np.zeros(n * 13, dtype=np.float32)
-        self.table = np.array(state.table_ranks, dtype=np.float32)
-        self.table *= 0.25
-        self.dirty = {*range(n), *(_PILE - k for k in range(len(state.commons)))}
+        g = state.game
+        self.full = np.zeros(g.observation_size, dtype=np.float32)
+        at = g.obs_at.seen
+        self.full[at:at + 13] = state.table_ranks
+        self.full[at:at + 13] *= 0.25
+        self.dirty = {*range(state.n), *(_PILE - k for k in range(len(state.commons)))}
 
 
 def fits(card_a: int, card_b: int) -> bool:
@@ -138,6 +139,18 @@ class MugginsCardsGame(Game):
         o["next"] = n * 13  # per relative seat: rank of its next card when everyone knows it
         self.observation_layout = o
         self.observation_size = sum(o.values())
+        names = list(o)
+        self.obs_at = SimpleNamespace(**{k: sum(o[x] for x in names[:i]) for i, k in enumerate(names)})
+        #: per observer, where each entry of its observation comes from in the table's pieces
+        #: laid out for seat 0 (``_TableView.full``): the per-seat pieces rotated, the rest in place
+        self.obs_rotations = []
+        for player in range(n):
+            index = np.arange(self.observation_size)
+            for piece, width in (("seats", 15), ("next", 13)):
+                first = getattr(self.obs_at, piece)
+                block = index[first:first + n * width].reshape(n, width)
+                index[first:first + n * width] = np.roll(block, -player, axis=0).ravel()
+            self.obs_rotations.append(index)
 
     def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> MugginsCardsState:
         return MugginsCardsState(self, seed, deal)
@@ -329,7 +342,7 @@ class MugginsCardsState(State):
         if kept is not None:
             kept.dirty.add(owner if owner >= 0 else _PILE - (action - COMMON_PILE))
             r = RANK0[card]
-            kept.table[r] = self.table_ranks[r] * 0.25
+            kept.full[self.game.obs_at.seen + r] = self.table_ranks[r] * 0.25
 
     def _stands(self, placer: int, placed: int) -> None:
         """The review is over and the placement stands: the card lands where it was put."""
@@ -426,58 +439,48 @@ class MugginsCardsState(State):
     # rewrites only that, then copies the pieces in, rotated to the observer's seat. Everything
     # in this game is public, so one set of pieces serves every player.
     def observation(self, player: int) -> np.ndarray:
-        n = self.n
+        n, g = self.n, self.game
         kept = self._kept
         if kept is None:
             kept = self._kept = _TableView(self)
         if kept.dirty:
             self._refresh(kept)
-        obs = np.zeros(self.game.observation_size, dtype=np.float32)
+        obs = kept.full[g.obs_rotations[player]] if player else kept.full.copy()
+        at = g.obs_at
         if self.exposed >= 0:
             obs[RANK_LIST[self.exposed] - 1] = 1
-        i = 13 + MAX_COMMONS * 14
-        obs[13:i] = kept.commons
-        k, m = 15 * player, 15 * n  # the seats from the observer's, clockwise
-        obs[i:i + m - k] = kept.seats[k:]
-        if k:
-            obs[i + m - k:i + m] = kept.seats[:k]
-        i += m
-        if self.phase != OVER:
-            obs[i + (self.current_player() - player) % n] = 1
-            obs[i + n + self.phase] = 1
+        phase = self.phase
+        if phase != OVER:
+            i = at.to_act
+            obs[i + ((self.callers[0] if phase == REVIEW else self.player) - player) % n] = 1
+            obs[i + n + phase] = 1
             obs[i + n + 3 + (self.player - player) % n] = 1
-        i += n + 3 + n
-        if self.phase == REVIEW:
-            placer, placed, _, _ = self.review
-            obs[i + self._relative_destination(player, placer, placed)] = 1
-        i += OWN_DISCARD + 1
-        obs[i:i + 13] = kept.table
-        i += 13
-        obs[i] = self.turns / self.game.max_turns
-        i += 1
-        k, m = 13 * player, 13 * n
-        obs[i:i + m - k] = kept.nexts[k:]
-        if k:
-            obs[i + m - k:i + m] = kept.nexts[:k]
+            if phase == REVIEW:
+                placer, placed, _, _ = self.review
+                obs[at.review + self._relative_destination(player, placer, placed)] = 1
+        obs[at.clock] = self.turns / g.max_turns
         return obs
 
     def _refresh(self, kept: _TableView) -> None:
         """Rewrite the kept pieces that moves changed (``kept.dirty``), from the state."""
+        full, at = kept.full, self.game.obs_at
         for key in kept.dirty:
             if key >= 0:
                 discard = self.discards[key]
-                i = 15 * key
-                kept.seats[i:i + 15] = _seat_row(RANK_LIST[discard[-1]] if discard else 0,
-                                                 len(self.stocks[key]), len(discard))
-                j = 13 * key
+                i = at.seats + 15 * key
+                full[i:i + 15] = _seat_row(RANK_LIST[discard[-1]] if discard else 0,
+                                           len(self.stocks[key]), len(discard))
+                j = at.next + 13 * key
                 card = self.known_next(key)
-                kept.nexts[j:j + 13] = _NEXT_ROWS[RANK0[card] if card >= 0 else 13]
+                full[j:j + 13] = _NEXT_ROWS[RANK0[card] if card >= 0 else 13]
             elif key == _TABLE:
-                kept.table[:] = self.table_ranks
-                kept.table *= 0.25
+                i = at.seen
+                full[i:i + 13] = self.table_ranks
+                full[i:i + 13] *= 0.25
             else:
                 k = _PILE - key
-                kept.commons[14 * k:14 * k + 14] = _PILE_ROWS[RANK_LIST[self.commons[k][-1]]]
+                i = at.commons + 14 * k
+                full[i:i + 14] = _PILE_ROWS[RANK_LIST[self.commons[k][-1]]]
         kept.dirty.clear()
 
     def _relative_destination(self, observer: int, placer: int, action: int) -> int:

@@ -24,6 +24,7 @@ Action indices (``Discrete(114)``, a contract):
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from types import SimpleNamespace
 from typing import Any, ClassVar
@@ -162,13 +163,26 @@ class CribbageGame(Game):
         return f"muggins {action - MUGGINS}"
 
 
+#: every attribute of a state, as slots: a state with more than 30 attributes in its dict loses
+#: CPython's fastest attribute access (the dict stops sharing its keys), which every move pays
+_SLOTS = ("game", "n", "_rng", "_rng_state", "_rng_seed", "scores", "_gain", "winner_side", "loser_side",
+          "_zero", "_rewards", "_returns", "deals", "previous_shown", "_obs_templates", "_views", "dealer",
+          "hands", "crib", "starter_card", "pack_crib_card", "_dealt", "laid_away", "starter_cut", "kept",
+          "played", "play_order", "series", "series_ranks", "count", "gone", "last_player", "review",
+          "shown", "show_queue", "phase", "player")
+_slot_values = operator.attrgetter(*_SLOTS)
+
+
 class CribbageState(State):
+    __slots__ = _SLOTS
+
     def __init__(self, game: CribbageGame, seed: int | None, deal: Mapping | None) -> None:
         self.game = game
         self.n = n = game.num_players
         self._rng_state: dict | None = None
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(seed)  # (sets _rng_seed too: see the property)
         self.scores = [0] * game.num_sides
+        self._gain = [0] * game.num_sides  # points per side of the move being applied
         self.winner_side = -1
         self.loser_side = -1  # lowball: the side that reached the target
         self._zero = np.zeros(n)
@@ -185,8 +199,8 @@ class CribbageState(State):
         else:
             self._deal(self._parse_deal(deal))
 
-    #: a seed for ``default_rng`` when the generator is built on first use (``resample_hidden``)
-    _rng_seed: int | None = None
+    # ``_rng_seed``: a seed for ``default_rng`` when the generator is built on first use
+    # (``resample_hidden``), else None
 
     @property
     def rng(self) -> np.random.Generator:
@@ -277,7 +291,15 @@ class CribbageState(State):
 
     def _end(self, side: int) -> None:
         """``side`` reached the target: it wins, or in lowball loses."""
-        self._views = None  # the end hides the play's go flags: rebuilt on the next observation
+        views = self._views
+        if views and self.review is None and not self.shown:
+            # an end in the play (or at the cut): the kept views need only lose the go flags,
+            # which the end hides; in the show a count may be settling, so they are rebuilt
+            at, n = self.game.obs_at.gone, self.n
+            for view in views.values():
+                view[at:at + n] = 0.0
+        else:
+            self._views = None  # rebuilt on the next observation
         if self.game.lowball:
             self.loser_side = side
             if self.game.num_sides == 2:  # of two sides the other one won (of three, two sides share it)
@@ -893,7 +915,9 @@ class CribbageState(State):
 
     def clone(self) -> CribbageState:
         c = object.__new__(CribbageState)
-        c.__dict__.update(self.__dict__)
+        for name, value in zip(_SLOTS, _slot_values(self)):
+            setattr(c, name, value)
+        c.__dict__.update(self.__dict__)  # anything set on the state besides its slots
         c._rng = None
         c._rng_state = self._rng.bit_generator.state if self._rng is not None else self._rng_state
         c.scores = list(self.scores)

@@ -24,6 +24,7 @@ The knocking and extra-play actions come after MUGGINS, so every other index kee
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -36,6 +37,7 @@ from ...kernel.seats import opponents_clockwise, team_of
 from ...kernel.tiles import HALVES, WEIGHT, format_tile, num_tiles, parse_tile
 from .layout import (
     LAYOUT_NAMES,
+    LINE,
     PRESETS,
     SCORINGS,
     SPINNERS,
@@ -228,6 +230,7 @@ class DominoesGame(Game):
         names = list(o_)
         #: where each named piece of the observation starts
         self.observation_offsets = {k: sum(o_[x] for x in names[:i]) for i, k in enumerate(names)}
+        self.obs_at = SimpleNamespace(**self.observation_offsets)  # attribute access: cheaper per step
         #: side indices as seen from each seat: own side first, then clockwise
         self.relative_sides = [[self.teams[p], 1 - self.teams[p]] if self.partnerships
                                else [(p + k) % n for k in range(n)] for p in range(n)]
@@ -416,9 +419,10 @@ class DominoesState(State):
         knocking, a player who could draw first chooses between knocking and drawing)."""
         self.player = seat
         self.phase = PLAY_PHASE
-        bits = self.layout.open_bits
-        hand = self.hands[seat]
-        if not any(TILE_BITS[t] & bits for t in hand):
+        plays = self._plays_of(seat)  # empty exactly when no tile matches an open end
+        if not plays:
+            bits = self.layout.open_bits
+            hand = self.hands[seat]
             reserve = self.game.reserve
             if may_knock and self.game.knocking and len(self.boneyard) > reserve:
                 self._legal = [self.game.KNOCK, self.game.DRAW]
@@ -437,7 +441,8 @@ class DominoesState(State):
                     return
                 self._legal = [self.game.PASS]
                 return
-        self._legal = self._plays_of(seat)
+            plays = self._plays_of(seat)
+        self._legal = plays
 
     def _next_turn(self) -> None:
         self._begin_turn((self.player + 1) % self.n)
@@ -537,7 +542,8 @@ class DominoesState(State):
         else:
             lay.place(tile, slot)
         self.plays.append((seat, tile, slot))
-        self._board = None
+        if self._board is not None:
+            self._board_play(self._board, tile, slot)
         self.true_score = g.score_table[lay.count]
         # with extra_play a double or a scoring play earns one more tile (not after the extra one)
         if g.extra_play and not was_extra and (self.true_score > 0 or HALVES[tile][0] == HALVES[tile][1]):
@@ -657,6 +663,9 @@ class DominoesState(State):
     def _pay(self, before: list[int]) -> None:
         g = self.game
         n = self.n
+        if g.reward_mode != "points" and not (self.over and self.winner_side >= 0):
+            self._rewards = self.zero  # a score changed but "win" rewards pay only at the end
+            return
         r = np.zeros(n)
         if g.reward_mode == "points":
             delta = [a - b for a, b in zip(self.scores, before)]
@@ -685,34 +694,39 @@ class DominoesState(State):
         return list(self.game.relative_sides[player])
 
     # The layout's pieces of the observation (the tiles played, the lead, the open arms) are
-    # the same for every player and change only with a play: built once per play (``_board``,
-    # read-only, dropped by each play and each new hand), then copied under the rest.
+    # the same for every player and change only with a play: kept in ``_board`` once built
+    # (by the first observation of a hand), updated in place by each play (``_board_play``),
+    # dropped by each new hand, then copied under the rest.
     def observation(self, player: int) -> np.ndarray:
         g, n = self.game, self.n
-        at = g.observation_offsets
+        at = g.obs_at
         t = g.num_tiles
-        lay = self.layout
         board = self._board
         if board is None:
             board = self._board = self._board_view()
-        ones = self.hands[player][:]  # indices set to 1 (own tiles start at 0)
-        if self.phase != OVER:
-            i = at["phase"]
-            ones.append(i + self.phase)
-            ones.append(at["mover"] + (self.player - player) % n)
-            ones.append(at["to_act"] + (self.current_player() - player) % n)
-            if self.phase == RESPOND_PHASE:
-                ones.append(at["announcement"] + self.review[1])
+        obs = board.copy()
+        for tile in self.hands[player]:  # own tiles start at 0
+            obs[tile] = 1.0
+        phase = self.phase
+        if phase != OVER:
+            obs[at.phase + phase] = 1.0
+            obs[at.mover + (self.player - player) % n] = 1.0
+            if phase == RESPOND_PHASE:
+                r = self.review
+                obs[at.to_act + (g.responders[r[0]][r[3]] - player) % n] = 1.0
+                obs[at.announcement + r[1]] = 1.0
+            else:
+                obs[at.to_act + (self.player - player) % n] = 1.0
             if g.knocking:
                 if player == self.player and self._legal[0] == g.KNOCK:  # seen by the chooser only
-                    ones.append(at["knock_choice"])
+                    obs[at.knock_choice] = 1.0
                 if self.knock is not None:
-                    ones.append(at["knocker"] + (self.knock[0] - player) % n)
+                    obs[at.knocker + (self.knock[0] - player) % n] = 1.0
             if self.extra == EXTRA_OFFERED:
-                ones.append(at["extra"])
+                obs[at.extra] = 1.0
         # the scalars are contiguous: count, scores, tiles, drawn, boneyard
         target, scores = g.target, self.scores
-        values = [lay.count / g.max_count]
+        values = [self.layout.count / g.max_count]
         for side in g.relative_sides[player]:
             values.append(min(scores[side] / target, 1.0))
         seats = g.relative_seats[player]
@@ -722,9 +736,7 @@ class DominoesState(State):
         for s in seats:
             values.append(drawn[s] / t)
         values.append(len(self.boneyard) / t)
-        obs = board.copy()
-        obs.put(ones, 1.0)
-        i = at["count"]
+        i = at.count
         obs[i:i + len(values)] = values
         return obs
 
@@ -732,30 +744,50 @@ class DominoesState(State):
         """The observation with only the layout's pieces written: the tiles played, the lead
         still to make, and each open arm (its pip, a crosswise double, a spinner, whether it counts)."""
         g = self.game
-        at = g.observation_offsets
-        lay = self.layout
-        i = at["played"]
-        ones = [i + tile for _, tile, _ in self.plays]
-        if lay.lead < 0:
-            ones.append(at["lead_needed"])
-        i = at["arms"]
-        sm = g.set_max
-        width = sm + 5
-        for k in lay.open_arms:
-            j = i + (k - 1) * width
-            ones.append(j)
-            ones.append(j + 1 + lay.pip[k])
-            crosswise, spinner, counts = lay.end_kind(k)
-            if crosswise:
-                ones.append(j + sm + 2)
-            if spinner:
-                ones.append(j + sm + 3)
-            if counts:
-                ones.append(j + sm + 4)
+        at = g.obs_at
         board = np.zeros(g.observation_size, dtype=np.float32)
-        board.put(ones, 1.0)
-        board.flags.writeable = False  # shared by clones: copied before use
+        i = at.played
+        for _, tile, _ in self.plays:
+            board[i + tile] = 1.0
+        if self.layout.lead < 0:
+            board[at.lead_needed] = 1.0
+        for k in self.layout.open_arms:
+            self._write_arm(board, k)
         return board
+
+    def _write_arm(self, board: np.ndarray, k: int) -> None:
+        """Write open arm ``k``'s piece (open, its pip, crosswise, spinner, the spinner counts)."""
+        g, lay = self.game, self.layout
+        sm = g.set_max
+        j = g.obs_at.arms + (k - 1) * (sm + 5)
+        board[j] = 1.0
+        board[j + 1 + lay.pip[k]] = 1.0
+        crosswise, spinner, counts = lay.end_kind(k)
+        if crosswise:
+            board[j + sm + 2] = 1.0
+        if spinner:
+            board[j + sm + 3] = 1.0
+        if counts:
+            board[j + sm + 4] = 1.0
+
+    def _board_play(self, board: np.ndarray, tile: int, slot: int) -> None:
+        """The kept board after ``tile`` was played at ``slot``. In a line only the arm played
+        on changes (a lead opens both); with spinners a play may open arms or change what
+        another arm's spinner counts, so every arm is written again."""
+        g = self.game
+        at = g.obs_at
+        board[at.played + tile] = 1.0
+        width = g.set_max + 5
+        if slot == LEAD_SLOT:
+            board[at.lead_needed] = 0.0
+        if slot != LEAD_SLOT and g.variant.layout == LINE:
+            j = at.arms + (slot - 1) * width
+            board[j:j + width] = 0.0
+            self._write_arm(board, slot)
+            return
+        board[at.arms:at.arms + g.num_arms * width] = 0.0
+        for k in self.layout.open_arms:
+            self._write_arm(board, k)
 
     def phase_name(self) -> str:
         return PHASE_NAMES[self.phase]
@@ -908,6 +940,7 @@ class DominoesState(State):
         c.drawn = self.drawn[:]
         c.scores = self.scores[:]
         c.layout = self.layout.copy()
+        c._board = self._board.copy() if self._board is not None else None  # kept, written in place
         c.plays = self.plays[:]
         c.review = self.review[:] if self.review else None
         c.knock = self.knock[:] if self.knock else None
