@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -173,6 +174,11 @@ def test_config_validates_the_rllib_section():
     with pytest.raises(ConfigError, match="pretrain.teacher"):
         from_dict({**TINY, "pretrain": {"teacher": "heuristic", "decisions": 10}})
     assert from_dict(TINY)["rllib"]["envs_per_runner"] == 2
+    with pytest.raises(ConfigError, match=r"rllib.pipeline=true needs rllib.num_env_runners >= 1.*= 0"):
+        from_dict({**TINY, "rllib": {**TINY["rllib"], "pipeline": True}})
+    with pytest.raises(ConfigError, match="rllib.pipeline"):
+        from_dict({**TINY, "rllib": {**TINY["rllib"], "num_env_runners": 1, "pipeline": "yes"}})
+    assert from_dict(TINY)["rllib"]["pipeline"] is False
 
 
 def test_multi_agent_episodes_stay_lists_unless_the_config_asks_for_numpy():
@@ -193,7 +199,9 @@ def test_cli_picks_the_rllib_variant_of_a_preset_where_there_is_one(monkeypatch,
     seen = {}
     monkeypatch.setattr(cli, "_train_rllib", lambda cfg, out, args: seen.update(cfg=cfg, out=out) or 0)
     assert cli.main(["--backend", "rllib", "--game", "michigan_v0", "--preset", "quick"]) == 0
-    assert seen["cfg"]["rllib"]["envs_per_runner"] == 32 and seen["out"] == "runs/rllib_quick-michigan_v0"
+    rl = seen["cfg"]["rllib"]
+    assert (rl["num_env_runners"], rl["envs_per_runner"], rl["pipeline"]) == (2, 16, True)
+    assert seen["out"] == "runs/rllib_quick-michigan_v0"
     # no rllib_quick for cribbage: its SB3 preset, run on RLlib (the rllib section's defaults)
     assert cli.main(["--backend", "rllib", "--game", "cribbage_v0", "--preset", "quick",
                      "--num-env-runners", "3"]) == 0
@@ -207,11 +215,47 @@ def test_cluster_flags_need_the_rllib_backend(capsys):
 
 
 def test_without_the_extra_the_cli_names_it_in_one_line(monkeypatch, capsys, tmp_path):
-    monkeypatch.setitem(sys.modules, "muggins_env.train.rllib_backend", None)  # import fails as without ray
+    for name in ("ray", "muggins_env.train.ray_start", "muggins_env.train.rllib_backend"):
+        monkeypatch.setitem(sys.modules, name, None)  # import fails as without ray
     assert cli.main(["--backend", "rllib", "--game", "michigan_v0", "--out", str(tmp_path)]) == 1
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and err.startswith("muggins-train: error: --backend rllib needs the [rllib] extra")
     assert "pip install 'muggins-env[rllib]'" in err
+
+
+def test_ray_session_imports_while_ray_starts_and_stops_only_the_ray_it_started(monkeypatch):
+    from muggins_env.train import ray_start
+
+    calls = []
+
+    def fake_init(address, cfg):
+        calls.append(("init", threading.current_thread() is threading.main_thread()))
+        return cfg["start"]
+
+    monkeypatch.setattr(ray_start, "init_ray", fake_init)
+    monkeypatch.setattr(ray_start.ray, "shutdown", lambda: calls.append(("shutdown",)))
+    monkeypatch.delitem(sys.modules, "colorsys", raising=False)
+    with ray_start.ray_session(None, {"start": True}, ("colorsys",)) as started:
+        assert started is True and "colorsys" in sys.modules  # preloaded before the block runs
+    # Ray is started from the main thread (it must be) and shut down once: this call started it
+    assert calls == [("init", True), ("shutdown",)]
+    calls.clear()
+    with ray_start.ray_session(None, {"start": False}, ()) as started:
+        assert started is False
+    assert calls == [("init", True)]  # a Ray that was running is left running
+
+
+def test_ray_session_raises_a_failed_preload_after_stopping_its_ray(monkeypatch):
+    from muggins_env.train import ray_start
+
+    calls = []
+    monkeypatch.setattr(ray_start, "init_ray", lambda address, cfg: calls.append("init") or True)
+    monkeypatch.setattr(ray_start.ray, "shutdown", lambda: calls.append("shutdown"))
+    entered = False
+    with (pytest.raises(ModuleNotFoundError, match="no_such_module_for_muggins"),
+          ray_start.ray_session(None, {}, ("colorsys", "no_such_module_for_muggins"))):
+        entered = True
+    assert not entered and calls == ["init", "shutdown"]
 
 
 def test_base_modules_never_import_ray():
@@ -435,6 +479,66 @@ def test_one_iteration_with_the_multi_agent_env_runner(local_ray, tmp_path):
     env = MugginsMultiAgentEnv({"game": "michigan_v0", "env_options": {"num_players": 4, "reward": "chips"}})
     o = next(iter(env.reset(seed=3)[0].values()))
     assert o[MASK][agent.act(o[OBS], o[MASK].astype(np.int8), np.random.default_rng(0))] == 1
+
+
+def _weights_seq_nos_trained(algo, iterations: int) -> list[set[int]]:
+    """Per ``train()`` call: the weights' sequence numbers that sampled the batch the learner took."""
+    from ray.rllib.utils.metrics import WEIGHTS_SEQ_NO
+
+    seen, update = [], algo.learner_group.update
+
+    def spy(*, episodes, **kw):
+        seen.append({int(s) for e in episodes for s in e.get_extra_model_outputs(WEIGHTS_SEQ_NO)})
+        return update(episodes=episodes, **kw)
+
+    algo.learner_group.update = spy
+    for _ in range(iterations):
+        algo.train()
+    return seen
+
+
+def test_the_pipelined_runners_sample_the_next_batch_with_one_update_of_lag(local_ray):
+    from muggins_env.train.rllib_backend import algo_config
+    from muggins_env.train.rllib_pipeline import PipelinedPPO
+
+    rl = {**TINY["rllib"], "num_env_runners": 1, "train_batch_size": 128}
+    plain = algo_config(from_dict({**TINY, "rllib": rl}), 0).build_algo()
+    try:
+        # RLlib's PPO: each batch sampled by the weights of the update before it
+        assert type(plain) is not PipelinedPPO and _weights_seq_nos_trained(plain, 4) == [{0}, {1}, {2}, {3}]
+    finally:
+        plain.stop()
+    piped = algo_config(from_dict({**TINY, "rllib": {**rl, "pipeline": True}}), 0).build_algo()
+    try:
+        assert isinstance(piped, PipelinedPPO) and piped.pipelined
+        # the second batch was already being sampled (by the first weights) while the first trained;
+        # from then on each batch comes from the weights of one update before the learner's, never older
+        assert _weights_seq_nos_trained(piped, 4) == [{0}, {0}, {1}, {2}]
+        # pool messages ride on the next request (sent in this train(), answered with its batch):
+        # every game of the runner took them once finish() has collected the request in flight
+        piped.post("set_weights", {"random": 1.0, "heuristic": 0.0, "self": 0.0})
+        piped.train()
+        assert piped._in_flight and piped.reached() == 0
+        piped.finish()
+        assert not piped._in_flight and piped.reached() == 2
+    finally:
+        piped.stop()
+
+
+def test_a_pipelined_run_reaches_every_game_with_its_snapshots_and_logs_the_opponents(local_ray, tmp_path):
+    from muggins_env.train.rllib_backend import train
+
+    cfg = from_dict({**TINY, "rllib": {**TINY["rllib"], "num_env_runners": 2, "pipeline": True},
+                     "budget": {"total_timesteps": 768}, "eval": {"deals": 0}})
+    card = train(cfg, tmp_path / "run", evaluate_at_end=False)
+    assert card["iterations"] == 3 and card["timesteps"] >= 768
+    assert card["snapshot_reached_envs"] == 4  # both games of both runners
+    assert card["self_play_snapshots"][0] == 0 and len(card["self_play_snapshots"]) >= 3
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    tb = EventAccumulator(str(tmp_path / "run" / "tb"))
+    tb.Reload()
+    assert any(t.startswith("vs_") for t in tb.Tags()["scalars"])  # returns per opponent kind came back
 
 
 def test_one_iteration_on_a_two_node_cluster_with_env_runners_on_both(tmp_path):

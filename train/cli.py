@@ -190,16 +190,23 @@ def _train_exit(cfg: dict, out: str, args: argparse.Namespace) -> int:
 
 
 def _train_rllib(cfg: dict, out: str, args: argparse.Namespace) -> int:
-    try:
-        from .rllib_backend import train
-    except ImportError as e:  # ray there but broken (a part of it missing)
-        print(missing_line("muggins-train", missing_error("rllib", "--backend rllib", str(e))), file=sys.stderr)
-        return 1
-    rl = cfg["rllib"]
-    print(f"training {cfg['game']} on Ray RLlib for {cfg['budget']['total_timesteps']} steps into {out} "
-          f"({rl['num_env_runners']} env runners x {rl['envs_per_runner']} envs, {rl['num_learners']} learners)",
-          flush=True)
-    card = train(cfg, out, seed=args.seed, resume=args.resume, address=args.address)
+    import contextlib
+
+    with contextlib.ExitStack() as session:
+        try:
+            from .ray_start import PRELOAD, ray_session
+
+            # Ray starts while RLlib and the backend import (ray_start)
+            session.enter_context(ray_session(args.address, cfg, (*PRELOAD, f"{__package__}.rllib_backend")))
+            from .rllib_backend import train
+        except ImportError as e:  # ray there but broken (a part of it missing)
+            print(missing_line("muggins-train", missing_error("rllib", "--backend rllib", str(e))), file=sys.stderr)
+            return 1
+        rl = cfg["rllib"]
+        print(f"training {cfg['game']} on Ray RLlib for {cfg['budget']['total_timesteps']} steps into {out} "
+              f"({rl['num_env_runners']} env runners x {rl['envs_per_runner']} envs, {rl['num_learners']} learners)",
+              flush=True)
+        card = train(cfg, out, seed=args.seed, resume=args.resume, address=args.address)
     print(f"policy: {out}/model.npz (agent spec rllib:{out}); card: {out}/model_card.json; "
           f"{card['timesteps']} steps in {card['train_seconds']} s")
     return 0

@@ -112,6 +112,9 @@ DEFAULTS: dict[str, Any] = {
         # SingleAgentEnvRunner with a lean loop (~4x the multi-agent rate); "multi_agent":
         # MugginsMultiAgentEnv in RLlib's MultiAgentEnvRunner (the same games, rewards and pool)
         "env_runner": "single_agent",
+        # true: the env runners sample the next batch while the learner trains on the last
+        # (train/rllib_pipeline.py: one iteration of policy lag; needs num_env_runners >= 1)
+        "pipeline": False,
     },
     "eval": {
         "deals": 200,  # duplicate deals per opponent (each played from every seat)
@@ -296,6 +299,7 @@ SCHEMA: dict[str, Any] = {
         "resources_per_env_runner": _resources,
         "episodes_to_numpy": _bool,
         "env_runner": _choice("multi_agent", "single_agent"),
+        "pipeline": _bool,
     },
     "eval": {
         "deals": _num(0, integer=True),
@@ -351,6 +355,10 @@ def validate(cfg: dict) -> dict:
         if ppo["batch_size"] > rl["train_batch_size"]:
             raise ConfigError(f"config ppo.batch_size={ppo['batch_size']} is larger than an iteration's batch "
                               f"(rllib.train_batch_size = {rl['train_batch_size']})")
+        if rl["pipeline"] and rl["num_env_runners"] < 1:
+            raise ConfigError("config rllib.pipeline=true needs rllib.num_env_runners >= 1 (it overlaps the env "
+                              f"runners' sampling with the learner's update), got num_env_runners = "
+                              f"{rl['num_env_runners']}")
         if cfg["pretrain"]["teacher"] != "none":
             raise ConfigError(f"config pretrain.teacher={cfg['pretrain']['teacher']!r} is not allowed with "
                               "backend='rllib'; expected 'none' (the imitation warm start is SB3's)")

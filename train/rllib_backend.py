@@ -16,9 +16,9 @@ checkpoints, ``--resume``) with ``step_<n>.npz``, ``snapshots/``, ``tb/`` (Tenso
 
 from __future__ import annotations
 
+import gc
 import json
 import math
-import os
 import platform
 import re
 import time
@@ -36,8 +36,10 @@ from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, LEARNER_RESULTS, NUM_ENV
 
 from .config import dump
 from .evaluate import evaluate_policy
+from .ray_start import ray_session
 from .rllib_env import MugginsMultiAgentEnv, MugginsSeatVectorEnv, SeatEnvRunner, broadcast, drain_results
 from .rllib_module import MaskedPPOTorchLearner, MaskedPPOTorchRLModule, numpy_policy
+from .rllib_pipeline import PipelinedPPO
 from .trainer import curriculum_weights
 
 MODULE = "main"
@@ -77,7 +79,7 @@ def algo_config(cfg: dict, seed: int) -> PPOConfig:
                           model_config={"fcnet_hiddens": list(ppo["net_arch"]), "fcnet_activation": ppo["activation"],
                                         "head_fcnet_hiddens": [], "vf_share_layers": False})
     config = (
-        PPOConfig()
+        (PPOConfig(algo_class=PipelinedPPO) if rl["pipeline"] else PPOConfig())
         # our actions are Discrete: RLlib's unsquash/clip connector would only copy them (~1/6 of sampling)
         .environment(MugginsSeatVectorEnv if single else MugginsMultiAgentEnv, env_config=env_config(cfg, seed),
                      disable_env_checking=True, normalize_actions=False, clip_actions=False)
@@ -90,6 +92,12 @@ def algo_config(cfg: dict, seed: int) -> PPOConfig:
         # no isfinite check of every gradient on every minibatch (about 1/6 of an update), as SB3
         .framework(torch_skip_nan_gradients=True)
     )
+    if rl["pipeline"]:
+        # a sample request and a weights update queued on each runner at once; and no merging or
+        # broadcasting of the runners' connector states after every iteration (ours hold none), a
+        # call that would wait behind the sample in flight
+        config = config.env_runners(max_requests_in_flight_per_env_runner=2, merge_env_runner_states=False,
+                                    broadcast_env_runner_states=False)
     if single:  # the runner makes one vector env of its games (SeatEnvRunner)
         config = config.env_runners(env_runner_cls=SeatEnvRunner).rl_module(rl_module_spec=module)
     else:
@@ -123,33 +131,30 @@ def _on_all_runners(algo: Any, fn: Any) -> list:
     return algo.env_runner_group.foreach_env_runner(fn, local_env_runner=True)
 
 
+def _broadcast(algo: Any, method: str, *args: Any) -> int:
+    """Call ``method`` of the opponent pool of every env of every env runner; return how many envs
+    took it (pipelined: with the next sample request, counted when its replies are in)."""
+    if getattr(algo, "pipelined", False):
+        algo.post(method, *args)
+        return algo.reached()
+    return sum(_on_all_runners(algo, lambda _er: broadcast(method, *args)))
+
+
 def _send_snapshot(algo: Any, policy: NumpyPolicy, step: int) -> int:
     """Into the opponent pool of every env of every env runner; return how many envs got it."""
-    arrays = policy.to_arrays()
-    return sum(_on_all_runners(algo, lambda _er: broadcast("add_snapshot", arrays, step)))
+    return _broadcast(algo, "add_snapshot", policy.to_arrays(), step)
+
+
+def _drain(algo: Any) -> list[dict[str, list[float]]]:
+    """The learner's returns per opponent kind from every env runner since the last call."""
+    if getattr(algo, "pipelined", False):
+        return algo.take_results()
+    return _on_all_runners(algo, lambda _er: drain_results())
 
 
 def _add_snapshot(algo: Any, policy: NumpyPolicy, step: int, out: Path) -> int:
     policy.save(out / "snapshots" / f"step_{step}.npz")
     return _send_snapshot(algo, policy, step)
-
-
-def _init_ray(address: str | None, cfg: dict) -> bool:
-    """Connect to a cluster (``address`` or RAY_ADDRESS) or start a local Ray; False if one was running."""
-    if ray.is_initialized():
-        return False
-    address = address or os.environ.get("RAY_ADDRESS") or None
-    # one torch thread in every actor, as in the driver (small nets: more threads only spin)
-    threads = {"env_vars": {"OMP_NUM_THREADS": str(cfg["torch_threads"])}}
-    if address:
-        ray.init(address=address, include_dashboard=False, log_to_driver=False, runtime_env=threads)
-    else:
-        rl = cfg["rllib"]
-        need = rl["num_env_runners"] * rl["cpus_per_env_runner"] + max(1, rl["num_learners"])
-        ray.init(address="local", num_cpus=max(os.cpu_count() or 1, math.ceil(need)), include_dashboard=False,
-                 log_to_driver=False,
-                 runtime_env=threads, _node_ip_address="127.0.0.1")  # a local Ray talks over loopback only
-    return True
 
 
 def _flat(d: dict, prefix: str = "") -> dict[str, float]:
@@ -208,18 +213,21 @@ def train(cfg: dict, out: str | Path, seed: int | None = None, resume: str | Pat
     for d in ("checkpoints", "snapshots", "tb"):
         (out / d).mkdir(parents=True, exist_ok=True)
     (out / "config.yaml").write_text(dump(cfg))
-    started = _init_ray(address, cfg)
-    try:
-        return _train(cfg, out, seed, resume, evaluate_at_end, log, SummaryWriter(str(out / "tb")))
-    finally:
-        if started:
-            ray.shutdown()
+    with ray_session(address, cfg):  # a Ray it starts (none running) is shut down at the end
+        try:
+            return _train(cfg, out, seed, resume, evaluate_at_end, log, SummaryWriter(str(out / "tb")))
+        finally:
+            gc.unfreeze()  # _train froze the heap for its loop
 
 
 def _train(cfg: dict, out: Path, seed: int, resume: Any, evaluate_at_end: bool, log: Any, writer: Any) -> dict:
     import torch
 
     algo = algo_config(cfg, seed).build_algo()
+    # what the driver holds for the whole run (torch, Ray, RLlib, the algorithm) stays out of the
+    # full collections that each iteration's episodes set off: each would walk all of it (~0.3 s)
+    gc.collect()
+    gc.freeze()
     self_play = cfg["opponents"]["self"] > 0 or (cfg["curriculum"]["steps"] > 0 and cfg["curriculum"]["self"] > 0)
     every, ckpt_every = cfg["self_play"]["snapshot_every"], cfg["checkpoint_every"]
     t0 = time.perf_counter()
@@ -245,18 +253,21 @@ def _train(cfg: dict, out: Path, seed: int, resume: Any, evaluate_at_end: bool, 
             next_snap = steps + every
         if cfg["curriculum"]["steps"] > 0:
             w = curriculum_weights(cfg, steps)
-            _on_all_runners(algo, lambda _er, w=w: broadcast("set_weights", w))
+            _broadcast(algo, "set_weights", w)
         result = algo.train()
         iterations += 1
         steps += int(result[ENV_RUNNER_RESULTS].get(NUM_ENV_STEPS_SAMPLED, 0))
         by_kind: dict[str, list[float]] = {}
-        for part in _on_all_runners(algo, lambda _er: drain_results()):
+        for part in _drain(algo):
             for kind, rets in part.items():
                 by_kind.setdefault(kind, []).extend(rets)
         _log_iteration(writer, result, by_kind, steps)
         if next_ckpt is not None and steps >= next_ckpt:
             save_checkpoint(algo, out, steps, cfg)
             next_ckpt = steps + ckpt_every
+    if getattr(algo, "pipelined", False):
+        algo.finish()  # the batch in flight is dropped, the messages queued delivered
+        reached = algo.reached()
     train_seconds = time.perf_counter() - t0
     writer.close()
     policy = export_policy(algo, cfg)

@@ -26,6 +26,7 @@ learner's returns per opponent kind for the trainer's logs.
 
 from __future__ import annotations
 
+import gc
 import time
 import uuid
 import weakref
@@ -359,6 +360,13 @@ class SeatEnvRunner(SingleAgentEnvRunner):
     process are numpy'd whatever ``episodes_to_numpy`` says. Sampling by episodes or with random
     actions goes to RLlib's own loop.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # the runner's heap (torch, RLlib, its module and games) lives as long as it does: kept out
+        # of the full collections that sampling's episodes set off (each would walk all of it)
+        gc.collect()
+        gc.freeze()
 
     def make_env(self) -> None:
         if self.env is not None:
