@@ -4,11 +4,14 @@ One config (2-player cribbage by default, random opponents, the default network 
 settings, ``--envs`` games at once, no checkpoints, no evaluation), ``--steps`` env steps, trained
 by ``muggins_env.train.trainer.train`` (SB3) and by ``muggins_env.train.rllib_backend.train``
 with each RLlib env runner kind (``multi_agent``, ``single_agent``) and ``--runners`` env runners
-(0: sampling in the driver process, as SB3 does). RLlib's ``train_batch_size`` is SB3's rollout
+(0: sampling in the driver process, as SB3 does), and with ``--pipelined`` runner counts
+``rllib.pipeline`` (the runners sample the next batch while the learner trains). RLlib's
+``train_batch_size`` is SB3's rollout
 (``ppo.n_steps`` x ``--envs``) so both update on batches of the same size. Not a test.
 
     python benchmarks/bench_backends.py                               # 163,840 steps, 64 games
     python benchmarks/bench_backends.py --steps 614400 --runners 0 1 --json backends.json
+    python benchmarks/bench_backends.py --steps 614400 --runners --pipelined 1 --env-runners single_agent
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ def main(argv=None) -> int:
     p.add_argument("--steps", type=int, default=163840)
     p.add_argument("--envs", type=int, default=64)
     p.add_argument("--n-steps", type=int, default=64, help="SB3's ppo.n_steps (the rollout is n_steps x envs)")
-    p.add_argument("--runners", type=int, nargs="+", default=[0, 1])
+    p.add_argument("--runners", type=int, nargs="*", default=[0, 1])
+    p.add_argument("--pipelined", type=int, nargs="*", default=[], help="env runner counts to run pipelined")
     p.add_argument("--env-runners", nargs="+", default=["multi_agent", "single_agent"],
                    choices=["multi_agent", "single_agent"])
     p.add_argument("--json", default=None)
@@ -67,12 +71,14 @@ def main(argv=None) -> int:
         from muggins_env.train.rllib_backend import train as rllib_train
 
         for kind in args.env_runners:
-            for k in args.runners:
+            for k, piped in [(k, False) for k in args.runners] + [(k, True) for k in args.pipelined]:
                 cfg = config(args.game, opts, args.steps, args.envs, args.n_steps, "rllib", env_runner=kind,
-                             num_env_runners=k)
+                             num_env_runners=k, pipeline=piped)
+                name = f"rllib {kind} x{k} runners" + (" pipelined" if piped else "")
                 t0 = time.perf_counter()  # Ray's start and stop included, as a user waits for them
-                card = rllib_train(cfg, Path(tmp) / f"rllib-{kind}-{k}", evaluate_at_end=False, log=lambda *a: None)
-                row(f"rllib {kind} x{k} runners", card, time.perf_counter() - t0)
+                card = rllib_train(cfg, Path(tmp) / name.replace(" ", "-"), evaluate_at_end=False,
+                                   log=lambda *a: None)
+                row(name, card, time.perf_counter() - t0)
     if args.json:
         Path(args.json).write_text(json.dumps({"game": args.game, "options": opts, "steps": args.steps,
                                                "envs": args.envs, "rows": rows}, indent=2))

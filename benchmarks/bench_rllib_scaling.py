@@ -8,15 +8,19 @@ opponents and the default network and PPO settings:
   sample   env steps/s of all runners sampling at once (``EnvRunner.sample``, timed from the driver)
   train    env steps/s of ``Algorithm.train()`` (sampling, then the synchronous PPO update)
   update   seconds of one PPO update of a ``--batch`` env steps batch (RLlib's learner timer)
-then prints what the figures imply for N nodes x c cores: an iteration takes
-``batch / (runners x per-runner rate) + update``, so throughput grows with runners up to the cap
-``batch / update`` that the synchronous update sets, whatever the cluster's size.
+synchronous (RLlib's PPO) and pipelined (``rllib.pipeline``: the runners sample the next batch
+while the learner trains on the last; ``--pipeline 0 1``), then prints what the figures imply for
+N nodes x c cores: a synchronous iteration takes ``batch / (runners x per-runner rate) + update``,
+so throughput grows with runners towards the cap ``batch / update`` that the update sets,
+whatever the cluster's size; a pipelined one takes the longer of the two, so it reaches the cap
+once the runners sample a batch in less than an update takes.
 
 Both nodes of the ``cluster`` placement are processes on this machine's cores: its rows show
 the cost of the cluster path (objects between raylets), not more cores. Not a test.
 
     python benchmarks/bench_rllib_scaling.py                          # local and cluster, 1-2 runners, 0-1 learners
     python benchmarks/bench_rllib_scaling.py --placements local --runners 1 --json scaling.json
+    python benchmarks/bench_rllib_scaling.py --placements local --pipeline 1    # pipelined rows only
 """
 
 from __future__ import annotations
@@ -55,7 +59,9 @@ def measure(cfg: dict, steps: int, iterations: int) -> dict[str, float]:
             t = time.perf_counter()
             result = algo.train()
             trained += int(result[ENV_RUNNER_RESULTS][NUM_ENV_STEPS_SAMPLED])
-            updates.append(time.perf_counter() - t - result["timers"]["env_runner_sampling_timer"])
+            timers = result["timers"]  # pipelined, the sampling timer is the wait for the batch in flight
+            updates.append(timers["learner_update_timer"] if cfg["rllib"]["pipeline"]
+                           else time.perf_counter() - t - timers["env_runner_sampling_timer"])
         train_rate = trained / (time.perf_counter() - t0)
         return {"sample": round(sample_rate, 1), "sample_per_runner": round(sample_rate / runners, 1),
                 "train": round(train_rate, 1), "update_s": round(sorted(updates)[len(updates) // 2], 3)}
@@ -68,6 +74,8 @@ def main(argv=None) -> int:
     p.add_argument("--placements", nargs="+", default=["local", "cluster"], choices=["local", "cluster"])
     p.add_argument("--runners", type=int, nargs="+", default=[1, 2])
     p.add_argument("--learners", type=int, nargs="+", default=[0, 1])
+    p.add_argument("--pipeline", type=int, nargs="+", default=[0, 1], choices=[0, 1],
+                   help="0: RLlib's synchronous PPO; 1: rllib.pipeline")
     p.add_argument("--envs-per-runner", type=int, default=64)
     p.add_argument("--batch", type=int, default=4096, help="rllib.train_batch_size (env steps per update)")
     p.add_argument("--steps", type=int, default=20000, help="env steps of each sampling measurement")
@@ -83,44 +91,45 @@ def main(argv=None) -> int:
     threads = {"env_vars": {"OMP_NUM_THREADS": "1"}}
     print(f"cribbage_v0 2p, random opponents, net [128, 128], batch {args.batch}, minibatch 512, 4 epochs, "
           f"{args.envs_per_runner} games per runner; {os.cpu_count()} cores", flush=True)
-    print(f"  {'placement':<9} {'runners':>7} {'learners':>8} {'sample':>9} {'per runner':>10} {'train':>8} "
-          f"{'update s':>8}", flush=True)
+    print(f"  {'placement':<9} {'runners':>7} {'learners':>8} {'pipeline':>8} {'sample':>9} {'per runner':>10} "
+          f"{'train':>8} {'update s':>8}", flush=True)
     rows = []
     for placement in args.placements:
-        for runners in args.runners:
-            for learners in args.learners:
-                cfg = from_dict({"game": "cribbage_v0", "backend": "rllib", "env_options": {"num_players": 2},
-                                 "opponents": {"random": 1.0, "heuristic": 0.0, "self": 0.0},
-                                 "checkpoint_every": 0, "eval": {"deals": 0},
-                                 "rllib": {"num_env_runners": runners, "num_learners": learners,
-                                           "envs_per_runner": args.envs_per_runner,
-                                           "train_batch_size": args.batch, "cpus_per_env_runner": 1,
-                                           "resources_per_env_runner":
-                                               {"runner_slot": 1} if placement == "cluster" else {}}})
-                cluster = None
-                if placement == "cluster":  # two nodes, one runner slot each; the learner on either
-                    cluster = Cluster(initialize_head=True, head_node_args={
-                        "num_cpus": 2, "resources": {"runner_slot": 1}, "node_ip_address": LOCAL,
-                        "include_dashboard": False})
-                    cluster.add_node(num_cpus=2, resources={"runner_slot": 1}, node_ip_address=LOCAL)
-                    cluster.wait_for_nodes()
-                    ray.init(address=cluster.address, include_dashboard=False, log_to_driver=False,
-                             runtime_env=threads)
-                else:
-                    ray.init(address="local", num_cpus=runners + learners + 1, include_dashboard=False,
-                             log_to_driver=False, _node_ip_address=LOCAL, runtime_env=threads)
-                try:
-                    r = {"placement": placement, "runners": runners, "learners": learners,
-                         **measure(cfg, args.steps, args.iterations)}
-                finally:
-                    ray.shutdown()
-                    if cluster is not None:
-                        cluster.shutdown()
-                rows.append(r)
-                print(f"  {placement:<9} {runners:>7} {learners:>8} {r['sample']:>9,.0f} "
-                      f"{r['sample_per_runner']:>10,.0f} {r['train']:>8,.0f} {r['update_s']:>8.2f}", flush=True)
+        for runners, learners, pipeline in [(r, n, pl) for r in args.runners for n in args.learners
+                                            for pl in args.pipeline]:
+            cfg = from_dict({"game": "cribbage_v0", "backend": "rllib", "env_options": {"num_players": 2},
+                             "opponents": {"random": 1.0, "heuristic": 0.0, "self": 0.0},
+                             "checkpoint_every": 0, "eval": {"deals": 0},
+                             "rllib": {"num_env_runners": runners, "num_learners": learners,
+                                       "envs_per_runner": args.envs_per_runner,
+                                       "train_batch_size": args.batch, "cpus_per_env_runner": 1,
+                                       "pipeline": bool(pipeline),
+                                       "resources_per_env_runner":
+                                           {"runner_slot": 1} if placement == "cluster" else {}}})
+            cluster = None
+            if placement == "cluster":  # two nodes, one runner slot each; the learner on either
+                cluster = Cluster(initialize_head=True, head_node_args={
+                    "num_cpus": 2, "resources": {"runner_slot": 1}, "node_ip_address": LOCAL,
+                    "include_dashboard": False})
+                cluster.add_node(num_cpus=2, resources={"runner_slot": 1}, node_ip_address=LOCAL)
+                cluster.wait_for_nodes()
+                ray.init(address=cluster.address, include_dashboard=False, log_to_driver=False,
+                         runtime_env=threads)
+            else:
+                ray.init(address="local", num_cpus=runners + learners + 1, include_dashboard=False,
+                         log_to_driver=False, _node_ip_address=LOCAL, runtime_env=threads)
+            try:
+                r = {"placement": placement, "runners": runners, "learners": learners, "pipeline": pipeline,
+                     **measure(cfg, args.steps, args.iterations)}
+            finally:
+                ray.shutdown()
+                if cluster is not None:
+                    cluster.shutdown()
+            rows.append(r)
+            print(f"  {placement:<9} {runners:>7} {learners:>8} {pipeline:>8} {r['sample']:>9,.0f} "
+                  f"{r['sample_per_runner']:>10,.0f} {r['train']:>8,.0f} {r['update_s']:>8.2f}", flush=True)
     # what it implies: one iteration = batch / (R x s) + U, so throughput(R) = batch / (batch / (R s) + U)
-    base = next((r for r in rows if r["runners"] == 1 and r["learners"] == 0), rows[0])
+    base = next((r for r in rows if r["runners"] == 1 and r["learners"] == 0 and not r["pipeline"]), rows[0])
     s, u = base["sample_per_runner"], base["update_s"]
     cap = args.batch / u
     print(f"\nfrom the {base['placement']} 1-runner row: s = {s:,.0f} steps/s per runner, update U = {u:.2f} s "
@@ -128,8 +137,9 @@ def main(argv=None) -> int:
     for nodes, cores in ((1, 2), (1, 8), (4, 8), (16, 8)):
         r = nodes * cores - 1  # one core for the learner
         t = args.batch / (args.batch / (r * s) + u)
-        print(f"  {nodes:>2} node(s) x {cores} cores: {r:>3} runners -> {t:>8,.0f} steps/s "
-              f"({t / cap:.0%} of the cap)")
+        tp = args.batch / max(args.batch / (r * s), u)  # pipelined: the longer of sampling and update
+        print(f"  {nodes:>2} node(s) x {cores} cores: {r:>3} runners -> synchronous {t:>8,.0f} steps/s "
+              f"({t / cap:.0%} of the cap), pipelined {tp:>8,.0f} ({tp / cap:.0%})")
     if args.json:
         Path(args.json).write_text(json.dumps({"batch": args.batch, "envs_per_runner": args.envs_per_runner,
                                                "rows": rows, "cap": round(cap, 1)}, indent=2))

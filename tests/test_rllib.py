@@ -202,6 +202,9 @@ def test_cli_picks_the_rllib_variant_of_a_preset_where_there_is_one(monkeypatch,
     rl = seen["cfg"]["rllib"]
     assert (rl["num_env_runners"], rl["envs_per_runner"], rl["pipeline"]) == (2, 16, True)
     assert seen["out"] == "runs/rllib_quick-michigan_v0"
+    # sampling in the driver: the preset's pipeline goes with its runners
+    assert cli.main(["--backend", "rllib", "--game", "michigan_v0", "--num-env-runners", "0"]) == 0
+    assert (seen["cfg"]["rllib"]["num_env_runners"], seen["cfg"]["rllib"]["pipeline"]) == (0, False)
     # no rllib_quick for cribbage: its SB3 preset, run on RLlib (the rllib section's defaults)
     assert cli.main(["--backend", "rllib", "--game", "cribbage_v0", "--preset", "quick",
                      "--num-env-runners", "3"]) == 0

@@ -40,7 +40,7 @@ def _parser() -> argparse.ArgumentParser:
                    "where it exists (else NAME.yaml on RLlib)")
     p.add_argument("--address", default=None, help="rllib: Ray cluster to join (auto or host:port; default "
                    "RAY_ADDRESS, else a local Ray)")
-    p.add_argument("--num-env-runners", type=int, default=None, help="rllib: overrides rllib.num_env_runners")
+    p.add_argument("--num-env-runners", type=int, default=None, help="rllib: overrides rllib.num_env_runners (0 also turns rllib.pipeline off)")
     p.add_argument("--envs-per-runner", type=int, default=None, help="rllib: overrides rllib.envs_per_runner")
     p.add_argument("--num-learners", type=int, default=None, help="rllib: overrides rllib.num_learners")
     p.add_argument("--env-runner", choices=("multi_agent", "single_agent"), default=None,
@@ -89,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         overrides["eval"] = {"deals": args.eval_deals}
     rllib = {k: v for k, v in (("num_env_runners", args.num_env_runners), ("envs_per_runner", args.envs_per_runner),
                                ("num_learners", args.num_learners), ("env_runner", args.env_runner)) if v is not None}
+    if args.num_env_runners == 0:
+        rllib["pipeline"] = False  # sampling in the driver: nothing to overlap with the update
     if rllib:
         overrides["rllib"] = rllib
     if args.backend is not None:
