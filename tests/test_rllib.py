@@ -542,6 +542,11 @@ def test_a_pipelined_run_reaches_every_game_with_its_snapshots_and_logs_the_oppo
     tb = EventAccumulator(str(tmp_path / "run" / "tb"))
     tb.Reload()
     assert any(t.startswith("vs_") for t in tb.Tags()["scalars"])  # returns per opponent kind came back
+    # and it resumes from its checkpoint, pipelined again (the window of snapshots re-sent with the first request)
+    more = train({**cfg, "budget": {**cfg["budget"], "total_timesteps": 1280}}, tmp_path / "run",
+                 resume=tmp_path / "run", evaluate_at_end=False)
+    assert more["resumed_from"] and more["timesteps"] >= 1280 and more["iterations"] == 2
+    assert more["snapshot_reached_envs"] == 4
 
 
 def test_one_iteration_on_a_two_node_cluster_with_env_runners_on_both(tmp_path):
