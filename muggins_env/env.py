@@ -105,12 +105,14 @@ class KernelAECEnv(AECEnv):
         rng = self._seed_rng if seed is None else np.random.default_rng(seed)
         if rng is None:
             rng = np.random.default_rng()
-        before = rng.bit_generator.state
+        kept = rng is self._seed_rng  # a new generator is dropped on failure: nothing to restore
+        before = rng.bit_generator.state if kept else None
         game_seed = int(rng.integers(2**63 - 1))
         try:
             state = self.game.new_initial_state(seed=game_seed, deal=options.get("deal"))
         except BaseException:
-            rng.bit_generator.state = before
+            if kept:
+                rng.bit_generator.state = before
             raise
         self._seed_rng, self._state = rng, state
         self.agents = self.possible_agents[:]

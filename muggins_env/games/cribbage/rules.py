@@ -143,8 +143,24 @@ class CribbageGame(Game):
             self.observation_offsets[key] = off
             off += size
         self.observation_size = off
-        self.obs_at = SimpleNamespace(**self.observation_offsets)  # attribute access: cheaper per step
+        self.obs_at = o = SimpleNamespace(**self.observation_offsets)  # attribute access: cheaper per step
         self._zero_obs = np.zeros(off, dtype=np.float32)
+        #: (this deal's settled-counts block, the previous deal's, their size): the same layout
+        self.shown_block = (o.shown_totals, o.previous_shown_totals, o.previous_shown_totals - o.shown_totals)
+        assert o.previous_crib + 52 == off and o.previous_crib - o.previous_shown_totals == o.crib - o.shown_totals
+        #: per observer: where each seat's "to act" flag, played cards and each side's score go
+        #: (relative seats and sides)
+        self.to_act_at = [[o.to_act + (s - p) % n for s in range(n)] for p in range(n)]
+        self.played_at = [[o.played + ((s - p) % n) * 52 for s in range(n)] for p in range(n)]
+        self.score_at = [[o.scores + (t - self.teams[p]) % self.num_sides for t in range(self.num_sides)]
+                         for p in range(n)]
+        #: the observation template of a first deal (nothing settled yet), per relative dealer
+        self.dealer_templates = []
+        for k in range(n):
+            template = self._zero_obs.copy()
+            template[o.dealer + k] = 1.0
+            template.flags.writeable = False
+            self.dealer_templates.append(template)
 
     def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> CribbageState:
         return CribbageState(self, seed, deal)
@@ -166,8 +182,8 @@ class CribbageGame(Game):
 #: every attribute of a state, as slots: a state with more than 30 attributes in its dict loses
 #: CPython's fastest attribute access (the dict stops sharing its keys), which every move pays
 _SLOTS = ("game", "n", "_rng", "_rng_state", "_rng_seed", "scores", "_gain", "winner_side", "loser_side",
-          "_zero", "_rewards", "_returns", "deals", "previous_shown", "_obs_templates", "_views", "dealer",
-          "hands", "crib", "starter_card", "pack_crib_card", "_dealt", "laid_away", "starter_cut", "kept",
+          "_zero", "_rewards", "_returns", "deals", "previous_shown", "_obs_templates", "_views", "_view_scores",
+          "dealer", "hands", "crib", "starter_card", "pack_crib_card", "_dealt", "laid_away", "starter_cut", "kept",
           "played", "play_order", "series", "series_ranks", "count", "gone", "last_player", "review",
           "shown", "show_queue", "phase", "player")
 _slot_values = operator.attrgetter(*_SLOTS)
@@ -193,6 +209,7 @@ class CribbageState(State):
         self.previous_shown: list[dict] = []  # the last deal's settled counts
         self._obs_templates: dict[int, tuple] = {}  # player -> ((deals, settled counts), template)
         self._views: dict[int, np.ndarray] | None = None  # see observation()
+        self._view_scores: dict[int, tuple] = {}  # player -> (its kept view, the scores written in it)
         if deal is None:
             self.dealer = int(self.rng.integers(n))
             self._deal(None)
@@ -292,14 +309,11 @@ class CribbageState(State):
     def _end(self, side: int) -> None:
         """``side`` reached the target: it wins, or in lowball loses."""
         views = self._views
-        if views and self.review is None and not self.shown:
-            # an end in the play (or at the cut): the kept views need only lose the go flags,
-            # which the end hides; in the show a count may be settling, so they are rebuilt
+        if views:  # the kept views lose the go flags, which the end hides (a count that is
+            # settling, in the show, reaches them through _settled)
             at, n = self.game.obs_at.gone, self.n
             for view in views.values():
                 view[at:at + n] = 0.0
-        else:
-            self._views = None  # rebuilt on the next observation
         if self.game.lowball:
             self.loser_side = side
             if self.game.num_sides == 2:  # of two sides the other one won (of three, two sides share it)
@@ -361,14 +375,10 @@ class CribbageState(State):
             self._play(a)
         elif phase == DISCARD:
             self._lay_away(a)
+        elif phase == ANNOUNCE_PHASE:
+            self._announce(a - ANNOUNCE)
         else:
-            rv = self.review
-            if phase == ANNOUNCE_PHASE:
-                self._announce(a - ANNOUNCE)
-            else:
-                self._respond(a)
-            if self.review is not rv and self._views:  # the count settled and the show goes on
-                self._views_settle(rv)
+            self._respond(a)
         if self.phase != OVER and not (g.points_reward and any(gain)):
             self._rewards = self._zero  # read-only: most steps pay nothing
         else:
@@ -456,12 +466,14 @@ class CribbageState(State):
             self._next_in_play(seat)
             return
         if views:
-            n, o = self.n, self.game.obs_at
+            g = self.game
+            played_at, series_at = g.played_at, g.obs_at.series + action
             for viewer, view in views.items():
-                view[o.played + ((seat - viewer) % n) * 52 + action] = 1.0
-                view[o.series + action] = 1.0
-                if viewer == seat:
-                    view[action] = 0.0
+                view[played_at[viewer][seat] + action] = 1.0
+                view[series_at] = 1.0
+            view = views.get(seat)
+            if view is not None:
+                view[action] = 0.0
         self.hands[seat].remove(action)
         self.played[seat].append(action)
         self.play_order.append((seat, action))
@@ -491,11 +503,9 @@ class CribbageState(State):
         views = self._views
         if views:
             o = self.game.obs_at
-            series = [o.series + c for c in self.series]
-            gone = [o.gone + k for k in range(self.n)]
+            at = [o.series + c for c in self.series] + [o.gone + k for k in range(self.n)]
             for view in views.values():
-                view.put(series, 0.0)
-                view.put(gone, 0.0)
+                view.put(at, 0.0)
         self.count = 0
         self.series = []
         self.series_ranks = []
@@ -538,11 +548,10 @@ class CribbageState(State):
         self.show_queue = [((self.dealer + k) % n, False) for k in range(1, n + 1)] + [(self.dealer, True)]
         self.series, self.series_ranks, self.count = [], [], 0
         self._next_count()
-        if self._views and self.review is not None:
-            self._views_review(self.review)
 
-    def _next_count(self) -> None:
-        """Count the next hand (or the crib): announced in muggins mode, automatic otherwise."""
+    def _next_count(self, settled: dict | None = None) -> None:
+        """Count the next hand (or the crib): announced in muggins mode, automatic otherwise.
+        ``settled``: the count that just settled, not yet written into the kept views."""
         while self.show_queue:
             seat, is_crib = self.show_queue.pop(0)
             cards = sorted(self.crib) if is_crib else self.kept[seat]
@@ -560,12 +569,18 @@ class CribbageState(State):
             if self.game.muggins:
                 self.phase = ANNOUNCE_PHASE
                 self.player = seat
+                if self._views and settled:
+                    self._views_settle(settled, self.review)
+                elif self._views:
+                    self._views_review(self.review)
                 return
             self.review["announced"] = true
             if self._peg(seat, true):
                 self._settled("automatic")
                 return
             self._settled("automatic")
+        if settled and self._views:
+            self._views_settle(settled)
         self._next_deal()
 
     def _announce(self, value: int) -> None:
@@ -623,18 +638,18 @@ class CribbageState(State):
     def _after_count(self, outcome: str) -> None:
         """The count is settled: the target check (counter first: its points came first)."""
         teams, target = self.game.teams, self.game.target
-        counter_side = teams[self.review["counter"]]
-        self._settled(outcome)
-        if self.scores[counter_side] >= target:
-            self._end(counter_side)
-            return
-        for side, score in enumerate(self.scores):
-            if score >= target:
+        rv = self.review
+        counter_side = teams[rv["counter"]]
+        self._settled(outcome, write_views=False)  # written with the next count, in one put
+        for side in [counter_side, *range(len(self.scores))]:
+            if self.scores[side] >= target:
+                if self._views:
+                    self._views_settle(rv)
                 self._end(side)
                 return
-        self._next_count()
+        self._next_count(rv)
 
-    def _settled(self, outcome: str) -> None:
+    def _settled(self, outcome: str, write_views: bool = True) -> None:
         rv = self.review
         rv["outcome"] = outcome
         # what every observation shows of it from now on: total, announcement, scaled parts
@@ -645,11 +660,33 @@ class CribbageState(State):
         rv["obs_values"] = (rv["true"] / MAX_COUNT, rv["announced"] / MAX_COUNT, list(scaled))
         self.shown.append(rv)
         self.review = None
+        if write_views and self._views:
+            self._views_settle(rv)
 
     def _next_deal(self) -> None:
+        views = self._views
         self.previous_shown = self.shown
         self.dealer = (self.dealer + 1) % self.n
         self._deal(None)
+        if views:
+            self._views = self._views_next_deal(views)
+
+    def _views_next_deal(self, views: dict) -> dict:
+        """The kept views of the new deal, from those of the deal just shown: the settled
+        counts and the crib move to the previous-deal block (the two blocks have the same
+        layout, and every settle wrote its entries into the kept views), plus the dealer and
+        the hand. This is what ``_view`` builds from scratch, for a fraction of its cost."""
+        g, n = self.game, self.n
+        lo, prev_lo, size = g.shown_block
+        dealer_at = g.obs_at.dealer
+        out = {}
+        for player, old in views.items():
+            view = g._zero_obs.copy()
+            view[prev_lo:prev_lo + size] = old[lo:lo + size]
+            view[dealer_at + (self.dealer - player) % n] = 1.0
+            view.put(self.hands[player], 1.0)  # the "hand" piece is at offset 0
+            out[player] = view
+        return out
 
     # -- end and rewards ------------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -658,45 +695,53 @@ class CribbageState(State):
     # -- views ----------------------------------------------------------------------------------------
     # Observations are incremental: each observed player's view (everything but the few
     # scalars that change on most steps) is kept in ``_views`` and updated by the moves of the
-    # deal, the play and the show; a new deal and the end drop the views and the next
+    # deal, the play and the show (the scores when observed); a new deal moves the settled
+    # counts into fresh views (``_views_next_deal``), a clone drops them and the next
     # observation rebuilds them. A kernel loop that never observes pays nothing for this.
     def observation(self, player: int) -> np.ndarray:
         views = self._views
         view = views.get(player) if views else None
         if view is None:
             view = self.incremental_view(player, self._view)
-        obs = view.copy()
         g = self.game
-        n, o = self.n, g.obs_at
+        scores = self.scores
+        seen = self._view_scores.get(player)
+        if seen is None or seen[0] is not view or seen[1] != scores:
+            # the scores change a few times a deal: they are written into the kept view when they
+            # do (checked against the very array, so a rebuilt view gets them too)
+            target, at = g.target, g.score_at[player]
+            for side, score in enumerate(scores):
+                view[at[side]] = min(score, target) / target if score else 0.0
+            self._view_scores[player] = (view, list(scores))
+        obs = view.copy()
         phase = self.phase
         rv = self.review
         if phase != OVER:
-            to_act = rv["responders"][rv["asked"]] if phase == RESPOND else self.player
-            obs[o.to_act + (to_act - player) % n] = 1.0
+            obs[g.to_act_at[player][rv["responders"][rv["asked"]] if phase == RESPOND else self.player]] = 1.0
+        o = g.obs_at
         obs[o.phase + phase] = 1.0
         if self.count:
             obs[o.count] = self.count / 31
         if rv is not None:
             if rv["announced"] is not None:
                 obs[o.announced] = rv["announced"] / MAX_COUNT
-            obs[o.accepted] = rv["asked"] / n
-        own, sides, target = g.teams[player], g.num_sides, g.target
-        at = o.scores
-        for side, score in enumerate(self.scores):
-            if score:
-                obs[at + (side - own) % sides] = min(score, target) / target
+            obs[o.accepted] = rv["asked"] / self.n
         return obs
 
     def _view(self, player: int) -> np.ndarray:
         """``player``'s observation without the per-step scalars (to act, phase, count,
-        announcement, acceptances, scores), built from scratch."""
+        announcement, acceptances) and the scores, built from scratch."""
         n, o = self.n, self.game.obs_at
         # what changes only when a count settles or a deal begins (the dealer, this and the
         # previous deal's settled counts, the crib once shown) comes from a per-player template
-        key = (self.deals, len(self.shown))
-        cached = self._obs_templates.get(player)
-        if cached is None or cached[0] != key:
-            cached = self._obs_templates[player] = (key, self._obs_template(player))
+        if not self.shown and not self.previous_shown:  # the first deal: the dealer alone
+            template = self.game.dealer_templates[(self.dealer - player) % n]
+        else:
+            key = (self.deals, len(self.shown))
+            cached = self._obs_templates.get(player)
+            if cached is None or cached[0] != key:
+                cached = self._obs_templates[player] = (key, self._obs_template(player))
+            template = cached[1]
         ones = list(self.hands[player])  # the "hand" piece is at offset 0
         ones += [o.crib_discards + c for c in self.laid_away[player]]
         if self.starter_cut:
@@ -714,7 +759,7 @@ class CribbageState(State):
             if rv["is_crib"]:  # the crib is face up while it is counted
                 ones.append(o.is_crib)
                 ones += [o.crib + c for c in rv["cards"]]
-        view = cached[1].copy()  # none of the ones overlaps a template entry
+        view = template.copy()  # none of the ones overlaps a template entry
         view.put(ones, 1.0)
         return view
 
@@ -737,30 +782,33 @@ class CribbageState(State):
             at[-1] = o.counter + (rv["counter"] - viewer) % n
             view.put(at, 1.0)
 
-    def _views_settle(self, settled: dict) -> None:
-        """The kept views after a count settled in the show, one put a view: the settled count
-        leaves the review (the crib stays face up) for the settled counts (as ``_write_shown``
-        writes them) and the next count, if any, comes under review. The put writes in order,
-        so the next counter's slot, last, wins over the settled counter's cleared one."""
+    def _views_settle(self, settled: dict, rv: dict | None = None) -> None:
+        """The kept views after a count settled (in the announce or respond phase, or
+        automatically), one put a view: the count leaves the review (the crib stays face up)
+        for the settled counts, as ``_write_shown`` writes them, crib included; and ``rv``,
+        the next count, if given, comes under review (as ``_views_review`` writes it). The
+        put writes in order, so the next counter's slot, last, wins over the settled one's."""
         n, o = self.n, self.game.obs_at
-        rv = self.review
-        common = [o.counted + c for c in settled["cards"]]
+        cards = settled["cards"]
+        common = [o.counted + c for c in cards]
+        values = [0.0] * len(common)
         if settled["is_crib"]:
             common.append(o.is_crib)
-        values = [0.0] * len(common)
-        if rv is not None:
-            entries = self._review_entries(rv)
-            common += entries
-            values += [1.0] * len(entries)
+            values.append(0.0)
         total, announced, parts = settled["obs_values"]
         values += [0.0, total, announced, *parts]
+        tail = [o.crib + c for c in cards] if settled["is_crib"] else []
         if rv is not None:
-            values.append(1.0)
+            tail += self._review_entries(rv)
+            values += [1.0] * (len(tail) + 1)
+        else:
+            values += [1.0] * len(tail)
         for viewer, view in self._views.items():
             slot = n if settled["is_crib"] else (settled["counter"] - viewer) % n
             first = o.shown_breakdown + slot * 5
             at = common + [o.counter + (settled["counter"] - viewer) % n, o.shown_totals + slot,
                            o.shown_announced + slot, first, first + 1, first + 2, first + 3, first + 4]
+            at += tail
             if rv is not None:
                 at.append(o.counter + (rv["counter"] - viewer) % n)
             view.put(at, values)
@@ -934,6 +982,7 @@ class CribbageState(State):
         c.shown = list(self.shown)  # settled entries are never mutated
         c._obs_templates = dict(self._obs_templates)  # read-only arrays, keyed by what they show
         c._views = None  # rebuilt by the clone's first observation
+        c._view_scores = {}
         if self.review is not None:
             c.review = dict(self.review)
             c.review["responders"] = list(self.review["responders"])
