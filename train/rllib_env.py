@@ -363,10 +363,12 @@ class SeatEnvRunner(SingleAgentEnvRunner):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # the runner's heap (torch, RLlib, its module and games) lives as long as it does: kept out
-        # of the full collections that sampling's episodes set off (each would walk all of it)
-        gc.collect()
-        gc.freeze()
+        if (self.worker_index or 0) > 0:
+            # a remote runner's process: its heap (torch, RLlib, its module and games) lives as long
+            # as it does, kept out of the full collections that sampling's episodes set off (each
+            # would walk all of it); in the driver, the trainer freezes and unfreezes around its loop
+            gc.collect()
+            gc.freeze()
 
     def make_env(self) -> None:
         if self.env is not None:
