@@ -33,7 +33,7 @@ from ..kernel.cards import (
     format_cards,
     parse_card,
 )
-from ..kernel.game import TERMINAL, Game, GameFacts, State, legal_mask
+from ..kernel.game import TERMINAL, Game, GameFacts, State, legal_mask, piece_offsets
 from ..kernel.options import Option, int_range
 from ..kernel.rewards import win_loss_rewards
 
@@ -139,11 +139,7 @@ class MichiganGame(Game):
         o["hands_played"] = 1  # hands finished / num_hands
         self.observation_layout = o
         self.observation_size = sum(o.values())
-        offsets, i = {}, 0
-        for name, size in o.items():
-            offsets[name] = i
-            i += size
-        self.offsets = offsets
+        self.offsets = offsets = piece_offsets(o)[0]
         self.block_starts = (offsets["hand"], offsets["played"], offsets["known_widow"], offsets["sequence_suit"])
         self.tail_size = self.observation_size - offsets["sequence_suit"]
         # the tail's layout is fixed in observation(): check it against the declaration

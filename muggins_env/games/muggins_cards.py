@@ -17,13 +17,12 @@ Action indices (``Discrete(13)``, a contract):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import numpy as np
 
 from ..kernel.cards import NUM_CARDS, RANK_LIST, check_all_once, format_card, parse_card
-from ..kernel.game import TERMINAL, Game, GameFacts, State, legal_mask
+from ..kernel.game import TERMINAL, Game, GameFacts, State, legal_mask, piece_offsets
 from ..kernel.options import Option, int_range
 from ..kernel.rewards import win_loss_rewards
 from ..kernel.seats import clockwise_from_left
@@ -139,8 +138,7 @@ class MugginsCardsGame(Game):
         o["next"] = n * 13  # per relative seat: rank of its next card when everyone knows it
         self.observation_layout = o
         self.observation_size = sum(o.values())
-        names = list(o)
-        self.obs_at = SimpleNamespace(**{k: sum(o[x] for x in names[:i]) for i, k in enumerate(names)})
+        _, self.obs_at = piece_offsets(o)
         #: per observer, where each entry of its observation comes from in the table's pieces
         #: laid out for seat 0 (``_TableView.full``): the per-seat pieces rotated, the rest in place
         self.obs_rotations = []

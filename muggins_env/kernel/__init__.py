@@ -13,7 +13,7 @@ from .cards import (
     rank_of,
     suit_of,
 )
-from .game import TERMINAL, Game, GameFacts, IllegalActionError, State, legal_mask
+from .game import TERMINAL, Game, GameFacts, IllegalActionError, State, legal_mask, piece_offsets
 from .options import Option, int_range, resolve_options
 from .rewards import win_loss_rewards
 from .seats import (
@@ -58,6 +58,7 @@ __all__ = [
     "parse_cards",
     "parse_tile",
     "parse_tiles",
+    "piece_offsets",
     "rank_of",
     "relative_seat",
     "resolve_options",

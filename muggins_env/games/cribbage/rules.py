@@ -26,13 +26,12 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping
-from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import numpy as np
 
 from ...kernel.cards import NUM_CARDS, RANK_LIST, format_card, parse_card
-from ...kernel.game import TERMINAL, Game, GameFacts, State
+from ...kernel.game import TERMINAL, Game, GameFacts, State, piece_offsets
 from ...kernel.options import Option
 from ...kernel.rewards import win_loss_rewards
 from ...kernel.seats import opponents_clockwise, team_of
@@ -137,13 +136,9 @@ class CribbageGame(Game):
             "previous_crib": 52,
         }
         self.observation_layout = sizes
-        self.observation_offsets = {}
-        off = 0
-        for key, size in sizes.items():
-            self.observation_offsets[key] = off
-            off += size
-        self.observation_size = off
-        self.obs_at = o = SimpleNamespace(**self.observation_offsets)  # attribute access: cheaper per step
+        self.observation_offsets, self.obs_at = piece_offsets(sizes)
+        o = self.obs_at
+        self.observation_size = off = sum(sizes.values())
         self._zero_obs = np.zeros(off, dtype=np.float32)
         #: (this deal's settled-counts block, the previous deal's, their size): the same layout
         self.shown_block = (o.shown_totals, o.previous_shown_totals, o.previous_shown_totals - o.shown_totals)

@@ -24,13 +24,12 @@ The knocking and extra-play actions come after MUGGINS, so every other index kee
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import numpy as np
 
 from ...kernel.cards import check_all_once
-from ...kernel.game import TERMINAL, Game, GameFacts, State, legal_mask
+from ...kernel.game import TERMINAL, Game, GameFacts, State, legal_mask, piece_offsets
 from ...kernel.options import Option, int_range
 from ...kernel.rewards import win_loss_rewards
 from ...kernel.seats import opponents_clockwise, team_of
@@ -227,10 +226,8 @@ class DominoesGame(Game):
         self.observation_size = sum(o_.values())
         #: readable name of every action (plays without the state's open pip)
         self.action_names = [self._name(a) for a in range(self.num_actions)]
-        names = list(o_)
         #: where each named piece of the observation starts
-        self.observation_offsets = {k: sum(o_[x] for x in names[:i]) for i, k in enumerate(names)}
-        self.obs_at = SimpleNamespace(**self.observation_offsets)  # attribute access: cheaper per step
+        self.observation_offsets, self.obs_at = piece_offsets(o_)
         #: side indices as seen from each seat: own side first, then clockwise
         self.relative_sides = [[self.teams[p], 1 - self.teams[p]] if self.partnerships
                                else [(p + k) % n for k in range(n)] for p in range(n)]
