@@ -31,9 +31,20 @@ def _tb_steps(out):
 
     runs = {}
     for folder in sorted((out / "tb").iterdir()):
-        ea = EventAccumulator(str(folder))
-        ea.Reload()
-        runs[folder.name] = {t: [e.step for e in ea.Scalars(t)] for t in ea.Tags()["scalars"]}
+        files = []
+        for path in folder.glob("events.out.tfevents.*"):
+            ea = EventAccumulator(str(path))
+            ea.Reload()
+            files.append(ea)
+        # in the order the runs wrote them: TensorBoard reads a folder's files by name, and the writer's
+        # per-process counter at the end of the name is not zero-padded ('.10' before '.9' in one second)
+        files.sort(key=lambda ea: min((e.wall_time for t in ea.Tags()["scalars"] for e in ea.Scalars(t)),
+                                      default=0.0))
+        tags: dict[str, list[int]] = {}
+        for ea in files:
+            for t in ea.Tags()["scalars"]:
+                tags.setdefault(t, []).extend(e.step for e in ea.Scalars(t))
+        runs[folder.name] = tags
     return runs
 
 
