@@ -60,6 +60,8 @@ def test_the_form_speaks_words_and_sends_only_changes(server, browser):  # noqa:
     page = browser.new_page()
     try:
         page.goto(server + "/")
+        # the games arrive from /api/games after the page loads; reading them sooner reads none
+        page.wait_for_function("document.querySelectorAll('#game option').length > 0")
         titles = page.locator("#game option").all_inner_texts()
         assert "Cribbage with muggins counting" in titles and not any(t.endswith("_v0") for t in titles)
         page.select_option("#game", "cribbage_v0")
