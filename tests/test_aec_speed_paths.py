@@ -5,6 +5,9 @@
   state's plays and layout, for every layout family;
 - Card Muggins: the table's pieces are kept laid out for seat 0 and rotated per observer by an
   index: every player's observation must equal one built with nothing kept, for 3-7 players;
+- Michigan: the second player observed in a hand gets every seat's view built at once (one
+  array, a row per seat); each row, and every observation after it, must equal the view built
+  for that seat alone, with cards played and the widow's cards shown or not;
 - cribbage: the kept views survive an end in the play (they only lose the go flags), and the
   state is slotted: its clones, pickles and deep copies must play on exactly as the state does.
 """
@@ -180,3 +183,29 @@ def test_slotted_cribbage_state_copies_play_on_identically(num_players):
             np.testing.assert_array_equal(c.rewards(), state.rewards())
             for p in range(num_players):
                 np.testing.assert_array_equal(c.observation(p), state.observation(p))
+
+
+@pytest.mark.parametrize("num_players", [3, 4, 8])
+def test_michigan_every_seat_built_at_once_equals_each_seat_alone(num_players):
+    from muggins_env.games.michigan import MichiganGame
+
+    game = MichiganGame(num_players=num_players, num_hands=2)
+    rng = random.Random(num_players)
+    checked = with_plays = with_widow = 0
+    for seed in range(6):
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            if rng.random() < 0.3:  # now and then: views dropped, then two seats observed, then all
+                probe = state.clone()
+                first, second = rng.sample(range(num_players), 2)
+                probe.observation(first)  # that seat's view alone
+                probe.observation(second)  # every seat's at once
+                assert sorted(probe._views) == list(range(num_players))
+                for p in range(num_players):
+                    np.testing.assert_array_equal(probe.observation(p), state.clone().observation(p))
+                checked += 1
+                with_plays += bool(state.played)
+                with_widow += bool(state.known_widow)
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    assert checked > 30 and with_plays > 20 and with_widow > 5

@@ -81,6 +81,7 @@ NO_SUIT = -1
 CHIP_SCALE = 50.0
 #: largest hand (3 players: 13 cards each and 13 in the widow)
 MAX_HAND = 13
+ALL_SEATS = slice(None)  # every seat's row of a table by seat (MichiganState._views_of)
 
 
 def deal_sizes(n: int) -> list[int]:
@@ -141,10 +142,20 @@ class MichiganGame(Game):
         self.observation_size = sum(o.values())
         self.offsets = offsets = piece_offsets(o)[0]
         self.block_starts = (offsets["hand"], offsets["played"], offsets["known_widow"], offsets["sequence_suit"])
-        self.tail_size = self.observation_size - offsets["sequence_suit"]
         # the tail's layout is fixed in observation(): check it against the declaration
         assert offsets["phase"] - offsets["sequence_suit"] == 21
         assert offsets["balances"] + 2 * n + 1 == offsets["hands_played"]
+        # every seat's view at once (MichiganState._views_of): viewer v's tail from the dealer on
+        # is a table by absolute seat, taken at tail_order[v] (relative seat r is seat (v + r) % n)
+        rot = [[(v + r) % n for r in range(n)] for v in range(n)]
+        self.seat_rows = seats = np.arange(n)
+        #: [card, seat]: where each viewer's row marks that ``seat`` played ``card``
+        self.played_columns = (offsets["played"] + n * np.arange(NUM_CARDS)[:, None, None]
+                               + (seats[None, :, None] - seats[None, None, :]) % n)
+        lay = len(BOODLE_CARDS) + 1  # the boodle cards and the Kitty
+        self.tail_order = np.array([rot[v] + [n + k for k in range(lay)] + [n + lay + s for s in rot[v]]
+                                    + [2 * n + lay + s for s in rot[v]] + [3 * n + lay, 3 * n + lay + 1]
+                                    for v in range(n)])
 
     def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> MichiganState:
         return MichiganState(self, seed, deal)
@@ -485,11 +496,18 @@ class MichiganState(State):
     # the stopped suit, the phase and the player to act) is kept in ``_views`` and updated by
     # ``apply``; the end of a hand drops them and the next observation rebuilds them. A kernel
     # loop that never observes pays nothing for this.
+    # The first player observed in a hand gets their own view built; a second one gets every
+    # seat's at once (the AEC loop observes them all; a seat env observing one seat keeps one).
     def observation(self, player: int) -> np.ndarray:
         views = self._views
         view = views.get(player) if views else None
         if view is None:
-            view = self.incremental_view(player, self._view)
+            if views:
+                for seat, row in enumerate(self._views_of(ALL_SEATS)):
+                    views.setdefault(seat, row)
+                view = views[player]
+            else:
+                view = self.incremental_view(player, lambda p: self._views_of(slice(p, p + 1))[0])
         obs = view.copy()
         # the one-hot pieces that change every step (from sequence_suit to to_act, 0 in the view)
         at = self.game.block_starts[3]
@@ -504,46 +522,32 @@ class MichiganState(State):
             obs[at + 23 + (self.player - player) % self.n] = 1.0
         return obs
 
-    def _view(self, player: int) -> np.ndarray:
-        """``player``'s observation without the pieces that change every step, from scratch."""
-        n = self.n
+    def _views_of(self, seats: slice) -> np.ndarray:
+        """The views of the seats in ``seats`` (everything but the pieces that change every
+        step), one row each, from scratch. A slice: indexing the tables with it copies nothing."""
         g = self.game
-        obs = self._card_blocks(player)
-        # from the dealer to the end, built as a list and written once
-        i = 0
-        tail = [0.0] * (g.tail_size - 23 - n)
-        tail[i + (self.dealer - player) % n] = 1.0
-        i += n
-        for amount in self.boodle:
-            tail[i] = amount / (amount + CHIP_SCALE)
-            i += 1
-        tail[i] = self.kitty / (self.kitty + CHIP_SCALE)
-        i += 1
-        bal, counts = self.balances, self.counts
-        for rel in range(n):
-            x = bal[(player + rel) % n]
-            tail[i + rel] = 0.5 + 0.5 * x / (abs(x) + CHIP_SCALE)
-            tail[i + n + rel] = counts[(player + rel) % n] / MAX_HAND
-        i += 2 * n
-        tail[i] = self.widow_count / MAX_HAND
-        tail[i + 1] = self.hands_played / g.num_hands
-        obs[g.offsets["dealer"]:] = tail
-        return obs
-
-    def _card_blocks(self, player: int) -> np.ndarray:
-        """``player``'s hand, played and known-widow blocks (the tail left at zero), from scratch."""
-        n = self.n
-        g = self.game
-        o_hand, o_played, o_widow, _ = g.block_starts
-        obs = np.zeros(g.observation_size, dtype=np.float32)
-        h = self.hand_ids[player]
-        if h:
-            obs[o_hand:o_hand + NUM_CARDS] = _unpack52(h)
+        o_hand, _, o_widow, _ = g.block_starts
+        ids = self.hand_ids[seats]
+        views = np.zeros((len(ids), g.observation_size), dtype=np.float32)
+        views[:, o_hand:o_hand + NUM_CARDS] = np.unpackbits(
+            np.frombuffer(b"".join([h.to_bytes(7, "little") for h in ids]), dtype=np.uint8).reshape(-1, 7),
+            axis=1, bitorder="little")[:, :NUM_CARDS]
         if self.played:
-            obs[[o_played + c * n + (s - player) % n for c, s in self.played]] = 1
+            rows, columns = g.seat_rows[:len(ids)], g.played_columns
+            for c, s in self.played:
+                views[rows, columns[c, s, seats]] = 1.0
         if self.known_widow:
-            obs[o_widow:o_widow + NUM_CARDS] = _unpack52(self.known_widow)
-        return obs
+            views[:, o_widow:o_widow + NUM_CARDS] = _unpack52(self.known_widow)
+        # the tail from the dealer on, by absolute seat (see MichiganGame.tail_order)
+        table = [0.0] * self.n
+        table[self.dealer] = 1.0
+        table += [amount / (amount + CHIP_SCALE) for amount in self.boodle]
+        table.append(self.kitty / (self.kitty + CHIP_SCALE))
+        table += [0.5 + 0.5 * x / (abs(x) + CHIP_SCALE) for x in self.balances]
+        table += [c / MAX_HAND for c in self.counts]
+        table += [self.widow_count / MAX_HAND, self.hands_played / g.num_hands]
+        views[:, g.offsets["dealer"]:] = np.array(table, dtype=np.float32)[g.tail_order[seats]]
+        return views
 
     def phase_name(self) -> str:
         return PHASE_NAMES[self.phase]
