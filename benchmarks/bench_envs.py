@@ -11,7 +11,9 @@ plus memory per live game and the cost of ``clone()``. With ``--reference`` (nee
 ``bench`` extra: open_spiel, shimmy, pygame) it runs OpenSpiel's ``cribbage`` (pyspiel and
 Shimmy's PettingZoo wrapper), ``python_block_dominoes`` and PettingZoo's ``connect_four_v3`` in
 the same run and prints the ratios ours / theirs (every config's raw and raw_lean AEC loop
-against Shimmy's cribbage: target >= 10). Several repeats, medians, JSON output.
+against Shimmy's cribbage: target >= 10; ``--paired`` also times each AEC loop right after a
+slice of Shimmy and reports the median of those ratios, steadier on a shared machine than a ratio
+of two medians taken minutes apart). Several repeats, medians, JSON output.
 With ``--scorer``: the cribbage batch scorer (all 12,994,800 hand-and-starter rows, checked
 against the published distribution) and the cribbage heuristic's lay-away decision.
 
@@ -256,9 +258,15 @@ def main(argv: list[str] | None = None) -> dict:
                         help="also time the cribbage batch scorer and the heuristic's lay-away decision")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
                         help="cpu: this process's CPU time (robust on a shared machine); wall: wall clock")
+    parser.add_argument("--paired", action="store_true",
+                        help="with --reference: also time each raw / raw_lean AEC loop right after a slice of "
+                             "Shimmy's cribbage, every round, and report the median of those paired ratios "
+                             "(a burst of load then hits both sides of a ratio alike)")
     parser.add_argument("--json", default=None, help="write the results here")
     args = parser.parse_args(argv)
     _clock = CLOCKS[args.clock]
+    if args.paired and not args.reference:
+        parser.error("--paired compares with Shimmy's cribbage: it needs --reference")
     names = args.games if args.games is not None else muggins_env.ENV_NAMES
     unknown = [g for g in names if g not in muggins_env.ENV_NAMES]
     if unknown:
@@ -295,6 +303,14 @@ def main(argv: list[str] | None = None) -> dict:
             runs[i].append(_timed(fn, args.seconds))
     for i, (row, key, _) in enumerate(plan):
         row[key] = _median(runs[i])
+    shim = refs.get("openspiel cribbage (shimmy AEC)") if args.reference else None
+    if args.paired and shim is not None:
+        pairs = [(row, api, fn) for row, api, fn in plan if api in ("raw", "raw_lean") and row is not results["reference"]]
+        for r in range(args.repeats):
+            print(f"paired round {r + 1}/{args.repeats}: {len(pairs)} pairs of {args.seconds:g} s", flush=True)
+            for row, api, fn in pairs:
+                theirs = _timed(shim, args.seconds)[0]
+                row.setdefault("paired_shimmy_ratios", {}).setdefault(api, []).append(_timed(fn, args.seconds)[0] / theirs)
     print(f"\nrandom legal play, median of {args.repeats} rounds, {args.clock} clock")
     print(f"{'env':22s} {'options':48s} {'api':8s} {'decisions/s':>12s} {'games/s':>9s}")
     for row in results["ours"]:
@@ -345,6 +361,11 @@ def print_ratios(results: dict) -> None:
             side = "   ".join(f"{api} {row[api]['decisions_per_s'] / shim:6.2f}" for api in ("raw", "raw_lean")
                                if api in row)
             print(f"  {label:64s} AEC / openspiel cribbage (shimmy AEC): {side}  (target >= 10)")
+        paired = row.get("paired_shimmy_ratios")
+        if paired:
+            side = "   ".join(f"{api} {statistics.median(v):6.2f} [{min(v):.2f}-{max(v):.2f}]"
+                               for api, v in paired.items())
+            print(f"  {label:64s} the same, paired (median [range]): {side}")
         if row["env"] == "cribbage_v0" and row["options"] == {"num_players": 2, "muggins": False}:
             theirs = "openspiel cribbage (pyspiel)"
             if rate(theirs) and "kernel" in row:
