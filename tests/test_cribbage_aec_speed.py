@@ -1,7 +1,7 @@
 """The pieces the cribbage AEC loop keeps or shares to go faster, each against a from-scratch build:
-the kept views carried into a new deal (``_views_next_deal``), the scores written into the kept
-views, the first deal's shared templates, the settled counts written as they settle (kept through
-an end in the show), and ``reset``'s seed stream when a reset fails."""
+the board carried into a new deal, the scores written into it, the settled counts written as they
+settle (kept through an end in the show), the per-player gathers that hide the others' cards, and
+``reset``'s seed stream when a reset fails."""
 
 from __future__ import annotations
 
@@ -21,34 +21,33 @@ OPTIONS = [{"num_players": 2}, {"num_players": 2, "muggins": False}, {"num_playe
 
 
 def _scratch(state, player: int) -> np.ndarray:
-    """``player``'s observation from a clone, which keeps no view, scores or template."""
+    """``player``'s observation from a clone, which keeps no board."""
     twin = state.clone()
-    twin._obs_templates = {}
+    assert twin._board is None
     return twin.observation(player)
 
 
 @pytest.mark.parametrize("options", OPTIONS)
-def test_kept_views_through_deals_and_ends_equal_a_fresh_build(options):
+def test_kept_board_through_deals_and_ends_equal_a_fresh_build(options):
     game = CribbageGame(**options)
     rng = random.Random(3)
     carried = ended_in_show = 0
     for seed in range(10):
         state = game.new_initial_state(seed=seed)
         while True:
-            for p in range(state.n):  # every view kept, every step
+            for p in range(state.n):  # every player observed, every step
                 obs = state.observation(p)
                 np.testing.assert_array_equal(obs, reference_cribbage_observation(state, p))
                 np.testing.assert_array_equal(obs, _scratch(state, p))
             if state.is_terminal():
                 break
-            deals = state.deals
+            deals, board = state.deals, state._board
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])
-            if state.deals != deals:  # a new deal: the views moved on, not rebuilt
-                assert state.phase == DISCARD and state._views is not None
-                assert set(state._views) == set(range(state.n))
+            if state.deals != deals:  # a new deal: the board moved on, not rebuilt
+                assert state.phase == DISCARD and state._board is board
                 carried += 1
-        assert state.phase == OVER and state._views is not None  # the end keeps them
+        assert state.phase == OVER and state._board is not None  # the end keeps it
         ended_in_show += bool(state.shown)
     assert carried > 0 and ended_in_show > 0
 
@@ -73,14 +72,21 @@ def test_views_observed_now_and_then_equal_a_fresh_build(options):
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
-def test_first_deal_templates_equal_the_built_template(num_players):
+def test_each_gather_reads_only_what_its_player_may_see(num_players):
+    """The board holds every hand and every seat's crib discards; a player's gather reads its
+    own blocks, never another seat's, and each board entry at most once."""
     game = CribbageGame(num_players=num_players)
-    for seed in range(2 * num_players):
-        state = game.new_initial_state(seed=seed)
-        for p in range(num_players):
-            template = game.dealer_templates[(state.dealer - p) % num_players]
-            assert not template.flags.writeable
-            np.testing.assert_array_equal(template, state._obs_template(p))
+    hidden = {s: set(range(game.hand_at[s], game.hand_at[s] + 52))
+              | set(range(game.discards_at[s], game.discards_at[s] + 52)) for s in range(num_players)}
+    for p in range(num_players):
+        at = game.gather[p]
+        assert len(at) == game.observation_size and len(set(at.tolist())) == len(at)
+        assert not at.flags.writeable
+        read = set(at.tolist())
+        assert hidden[p] <= read
+        for s in range(num_players):
+            if s != p:
+                assert not read & hidden[s], (p, s)
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])

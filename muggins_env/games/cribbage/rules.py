@@ -139,23 +139,39 @@ class CribbageGame(Game):
         self.observation_offsets, self.obs_at = piece_offsets(sizes)
         o = self.obs_at
         self.observation_size = off = sum(sizes.values())
-        self._zero_obs = np.zeros(off, dtype=np.float32)
         #: (this deal's settled-counts block, the previous deal's, their size): the same layout
         self.shown_block = (o.shown_totals, o.previous_shown_totals, o.previous_shown_totals - o.shown_totals)
         assert o.previous_crib + 52 == off and o.previous_crib - o.previous_shown_totals == o.crib - o.shown_totals
-        #: per observer: where each seat's "to act" flag, played cards and each side's score go
-        #: (relative seats and sides)
+        #: per observer: where each seat's "to act" flag goes (relative seats)
         self.to_act_at = [[o.to_act + (s - p) % n for s in range(n)] for p in range(n)]
-        self.played_at = [[o.played + ((s - p) % n) * 52 for s in range(n)] for p in range(n)]
-        self.score_at = [[o.scores + (t - self.teams[p]) % self.num_sides for t in range(self.num_sides)]
-                         for p in range(n)]
-        #: the observation template of a first deal (nothing settled yet), per relative dealer
-        self.dealer_templates = []
-        for k in range(n):
-            template = self._zero_obs.copy()
-            template[o.dealer + k] = 1.0
-            template.flags.writeable = False
-            self.dealer_templates.append(template)
+        # The board: every public piece by absolute seat and side (the layout of seat 0's
+        # observation), and each seat's hand and crib discards in blocks of their own after it.
+        # The moves keep one board for all players; a player's observation is one gather
+        # through ``gather[player]`` (its hand, its discards, every seat-relative piece
+        # rotated). The board's to-act, phase, count, announcement and acceptance entries
+        # stay 0: an observation writes them.
+        self.hand_at = [off + s * 52 for s in range(n)]
+        self.discards_at = [off + (n + s) * 52 for s in range(n)]
+        self.played_at = [o.played + s * 52 for s in range(n)]
+        self.board_size = off + 2 * n * 52
+        cards, parts = np.arange(52), np.arange(5)
+        self.gather = []
+        for p in range(n):
+            at = np.arange(off)
+            at[o.hand:o.hand + 52] = self.hand_at[p] + cards
+            at[o.crib_discards:o.crib_discards + 52] = self.discards_at[p] + cards
+            for k in range(n):
+                s = (p + k) % n
+                at[o.played + k * 52:o.played + (k + 1) * 52] = o.played + s * 52 + cards
+                for piece in (o.gone, o.dealer, o.counter, o.shown_totals, o.shown_announced,
+                              o.previous_shown_totals, o.previous_shown_announced):
+                    at[piece + k] = piece + s
+                for piece in (o.shown_breakdown, o.previous_shown_breakdown):
+                    at[piece + k * 5:piece + k * 5 + 5] = piece + s * 5 + parts
+            for r in range(self.num_sides):
+                at[o.scores + r] = o.scores + (r + self.teams[p]) % self.num_sides
+            at.flags.writeable = False
+            self.gather.append(at)
 
     def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> CribbageState:
         return CribbageState(self, seed, deal)
@@ -177,7 +193,7 @@ class CribbageGame(Game):
 #: every attribute of a state, as slots: a state with more than 30 attributes in its dict loses
 #: CPython's fastest attribute access (the dict stops sharing its keys), which every move pays
 _SLOTS = ("game", "n", "_rng", "_rng_state", "_rng_seed", "scores", "_gain", "winner_side", "loser_side",
-          "_zero", "_rewards", "_returns", "deals", "previous_shown", "_obs_templates", "_views", "_view_scores",
+          "_zero", "_rewards", "_returns", "deals", "previous_shown", "_board", "_board_scores",
           "dealer", "hands", "crib", "starter_card", "pack_crib_card", "_dealt", "laid_away", "starter_cut", "kept",
           "played", "play_order", "series", "series_ranks", "count", "gone", "last_player", "review",
           "shown", "show_queue", "phase", "player")
@@ -202,9 +218,8 @@ class CribbageState(State):
         self._returns = np.zeros(n)
         self.deals = 0
         self.previous_shown: list[dict] = []  # the last deal's settled counts
-        self._obs_templates: dict[int, tuple] = {}  # player -> ((deals, settled counts), template)
-        self._views: dict[int, np.ndarray] | None = None  # see observation()
-        self._view_scores: dict[int, tuple] = {}  # player -> (its kept view, the scores written in it)
+        self._board: np.ndarray | None = None  # see observation()
+        self._board_scores: list | None = None  # the scores written in the board
         if deal is None:
             self.dealer = int(self.rng.integers(n))
             self._deal(None)
@@ -286,7 +301,6 @@ class CribbageState(State):
         self.phase = DISCARD
         self.player = (self.dealer + 1) % n  # lays away first; then clockwise
         self.deals += 1
-        self._views = None
 
     # -- scoring helpers ------------------------------------------------------------------------------
     def _peg(self, seat: int, points: int) -> bool:
@@ -303,12 +317,11 @@ class CribbageState(State):
 
     def _end(self, side: int) -> None:
         """``side`` reached the target: it wins, or in lowball loses."""
-        views = self._views
-        if views:  # the kept views lose the go flags, which the end hides (a count that is
-            # settling, in the show, reaches them through _settled)
-            at, n = self.game.obs_at.gone, self.n
-            for view in views.values():
-                view[at:at + n] = 0.0
+        board = self._board
+        if board is not None:  # the board loses the go flags, which the end hides (a count that
+            # is settling, in the show, reaches it through _settled)
+            at = self.game.obs_at.gone
+            board[at:at + self.n] = 0.0
         if self.game.lowball:
             self.loser_side = side
             if self.game.num_sides == 2:  # of two sides the other one won (of three, two sides share it)
@@ -425,12 +438,11 @@ class CribbageState(State):
         self.hands[seat].remove(card)
         self.laid_away[seat].append(card)
         self.crib.append(card)
-        views = self._views
-        if views:
-            view = views.get(seat)
-            if view is not None:
-                view[card] = 0.0
-                view[self.game.obs_at.crib_discards + card] = 1.0
+        board = self._board
+        if board is not None:
+            g = self.game
+            board[g.hand_at[seat] + card] = 0.0
+            board[g.discards_at[seat] + card] = 1.0
         if len(self.laid_away[seat]) < self.game.lay_away:
             return
         if len(self.crib) < 4:
@@ -439,10 +451,8 @@ class CribbageState(State):
         # everyone has laid away: cut the starter; his heels
         self.kept = [sorted(h) for h in self.hands]
         self.starter_cut = True
-        if views:
-            at = self.game.obs_at.starter + self.starter_card
-            for view in views.values():
-                view[at] = 1.0
+        if board is not None:
+            board[self.game.obs_at.starter + self.starter_card] = 1.0
         self.phase = PLAY
         self.player = (self.dealer + 1) % self.n
         if RANK_LIST[self.starter_card] == JACK and self._peg(self.dealer, 2):
@@ -451,24 +461,18 @@ class CribbageState(State):
     # -- the play -------------------------------------------------------------------------------------
     def _play(self, action: int) -> None:
         seat = self.player
-        views = self._views
+        board = self._board
         if action == GO:
             self.gone[seat] = True
-            if views:
-                n, at = self.n, self.game.obs_at.gone
-                for viewer, view in views.items():
-                    view[at + (seat - viewer) % n] = 1.0
+            if board is not None:
+                board[self.game.obs_at.gone + seat] = 1.0
             self._next_in_play(seat)
             return
-        if views:
+        if board is not None:
             g = self.game
-            played_at, series_at = g.played_at, g.obs_at.series + action
-            for viewer, view in views.items():
-                view[played_at[viewer][seat] + action] = 1.0
-                view[series_at] = 1.0
-            view = views.get(seat)
-            if view is not None:
-                view[action] = 0.0
+            board[g.played_at[seat] + action] = 1.0
+            board[g.obs_at.series + action] = 1.0
+            board[g.hand_at[seat] + action] = 0.0
         self.hands[seat].remove(action)
         self.played[seat].append(action)
         self.play_order.append((seat, action))
@@ -495,12 +499,10 @@ class CribbageState(State):
         self._next_in_play(seat)
 
     def _reset_series(self, last: int) -> None:
-        views = self._views
-        if views:
+        board = self._board
+        if board is not None:
             o = self.game.obs_at
-            at = [o.series + c for c in self.series] + [o.gone + k for k in range(self.n)]
-            for view in views.values():
-                view.put(at, 0.0)
+            board.put([o.series + c for c in self.series] + [o.gone + k for k in range(self.n)], 0.0)
         self.count = 0
         self.series = []
         self.series_ranks = []
@@ -534,19 +536,17 @@ class CribbageState(State):
     # -- the show ---------------------------------------------------------------------------------------
     def _start_show(self) -> None:
         n = self.n
-        views = self._views
-        if views:  # the play's series and go flags leave the kept views
+        board = self._board
+        if board is not None:  # the play's series and go flags leave the board
             o = self.game.obs_at
-            at = [o.series + c for c in self.series] + [o.gone + k for k in range(n)]
-            for view in views.values():
-                view.put(at, 0.0)
+            board.put([o.series + c for c in self.series] + [o.gone + k for k in range(n)], 0.0)
         self.show_queue = [((self.dealer + k) % n, False) for k in range(1, n + 1)] + [(self.dealer, True)]
         self.series, self.series_ranks, self.count = [], [], 0
         self._next_count()
 
     def _next_count(self, settled: dict | None = None) -> None:
         """Count the next hand (or the crib): announced in muggins mode, automatic otherwise.
-        ``settled``: the count that just settled, not yet written into the kept views."""
+        ``settled``: the count that just settled, not yet written into the board."""
         while self.show_queue:
             seat, is_crib = self.show_queue.pop(0)
             cards = sorted(self.crib) if is_crib else self.kept[seat]
@@ -564,18 +564,16 @@ class CribbageState(State):
             if self.game.muggins:
                 self.phase = ANNOUNCE_PHASE
                 self.player = seat
-                if self._views and settled:
-                    self._views_settle(settled, self.review)
-                elif self._views:
-                    self._views_review(self.review)
+                if self._board is not None:
+                    self._board_settle(settled, self.review)
                 return
             self.review["announced"] = true
             if self._peg(seat, true):
                 self._settled("automatic")
                 return
             self._settled("automatic")
-        if settled and self._views:
-            self._views_settle(settled)
+        if settled and self._board is not None:
+            self._board_settle(settled)
         self._next_deal()
 
     def _announce(self, value: int) -> None:
@@ -635,16 +633,16 @@ class CribbageState(State):
         teams, target = self.game.teams, self.game.target
         rv = self.review
         counter_side = teams[rv["counter"]]
-        self._settled(outcome, write_views=False)  # written with the next count, in one put
+        self._settled(outcome, write_board=False)  # written with the next count, in one put
         for side in [counter_side, *range(len(self.scores))]:
             if self.scores[side] >= target:
-                if self._views:
-                    self._views_settle(rv)
+                if self._board is not None:
+                    self._board_settle(rv)
                 self._end(side)
                 return
         self._next_count(rv)
 
-    def _settled(self, outcome: str, write_views: bool = True) -> None:
+    def _settled(self, outcome: str, write_board: bool = True) -> None:
         rv = self.review
         rv["outcome"] = outcome
         # what every observation shows of it from now on: total, announcement, scaled parts
@@ -655,60 +653,50 @@ class CribbageState(State):
         rv["obs_values"] = (rv["true"] / MAX_COUNT, rv["announced"] / MAX_COUNT, list(scaled))
         self.shown.append(rv)
         self.review = None
-        if write_views and self._views:
-            self._views_settle(rv)
+        if write_board and self._board is not None:
+            self._board_settle(rv)
 
     def _next_deal(self) -> None:
-        views = self._views
         self.previous_shown = self.shown
         self.dealer = (self.dealer + 1) % self.n
         self._deal(None)
-        if views:
-            self._views = self._views_next_deal(views)
-
-    def _views_next_deal(self, views: dict) -> dict:
-        """The kept views of the new deal, from those of the deal just shown: the settled
-        counts and the crib move to the previous-deal block (the two blocks have the same
-        layout, and every settle wrote its entries into the kept views), plus the dealer and
-        the hand. This is what ``_view`` builds from scratch, for a fraction of its cost."""
-        g, n = self.game, self.n
-        lo, prev_lo, size = g.shown_block
-        dealer_at = g.obs_at.dealer
-        out = {}
-        for player, old in views.items():
-            view = g._zero_obs.copy()
-            view[prev_lo:prev_lo + size] = old[lo:lo + size]
-            view[dealer_at + (self.dealer - player) % n] = 1.0
-            view.put(self.hands[player], 1.0)  # the "hand" piece is at offset 0
-            out[player] = view
-        return out
+        board = self._board
+        if board is not None:  # the settled counts and the crib move to the previous-deal block
+            # (the two blocks have the same layout, and every settle wrote its entries into the
+            # board), plus the dealer and the hands: what ``_build_board`` builds, for less
+            g, lo, prev_lo, size = self.game, *self.game.shown_block
+            shown = board[lo:lo + size].copy()
+            board.fill(0.0)
+            board[prev_lo:prev_lo + size] = shown
+            board[g.obs_at.dealer + self.dealer] = 1.0
+            hand_at = g.hand_at
+            board.put([hand_at[s] + c for s, hand in enumerate(self.hands) for c in hand], 1.0)
+            self._board_scores = None  # written again by the next observation
 
     # -- end and rewards ------------------------------------------------------------------------------
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
     # -- views ----------------------------------------------------------------------------------------
-    # Observations are incremental: each observed player's view (everything but the few
-    # scalars that change on most steps) is kept in ``_views`` and updated by the moves of the
-    # deal, the play and the show (the scores when observed); a new deal moves the settled
-    # counts into fresh views (``_views_next_deal``), a clone drops them and the next
-    # observation rebuilds them. A kernel loop that never observes pays nothing for this.
+    # Observations are incremental: one board (``CribbageGame.gather``'s layout: every public
+    # piece by absolute seat, every hand and every seat's crib discards) is kept in ``_board``
+    # once a player is observed, and updated by the moves of the deal, the play and the show
+    # (the scores when observed); a player's observation is a gather from it plus the few
+    # scalars that change on most steps. A new deal moves the settled counts within it, a clone
+    # drops it and the next observation rebuilds it. A kernel loop that never observes pays
+    # nothing for this.
     def observation(self, player: int) -> np.ndarray:
-        views = self._views
-        view = views.get(player) if views else None
-        if view is None:
-            view = self.incremental_view(player, self._view)
+        board = self._board
+        if board is None:
+            board = self._board = self._build_board()
         g = self.game
         scores = self.scores
-        seen = self._view_scores.get(player)
-        if seen is None or seen[0] is not view or seen[1] != scores:
-            # the scores change a few times a deal: they are written into the kept view when they
-            # do (checked against the very array, so a rebuilt view gets them too)
-            target, at = g.target, g.score_at[player]
+        if self._board_scores != scores:  # the scores change a few times a deal
+            target, at = g.target, g.obs_at.scores
             for side, score in enumerate(scores):
-                view[at[side]] = min(score, target) / target if score else 0.0
-            self._view_scores[player] = (view, list(scores))
-        obs = view.copy()
+                board[at + side] = min(score, target) / target if score else 0.0
+            self._board_scores = list(scores)
+        obs = board.take(g.gather[player])
         phase = self.phase
         rv = self.review
         if phase != OVER:
@@ -723,114 +711,73 @@ class CribbageState(State):
             obs[o.accepted] = rv["asked"] / self.n
         return obs
 
-    def _view(self, player: int) -> np.ndarray:
-        """``player``'s observation without the per-step scalars (to act, phase, count,
-        announcement, acceptances) and the scores, built from scratch."""
-        n, o = self.n, self.game.obs_at
-        # what changes only when a count settles or a deal begins (the dealer, this and the
-        # previous deal's settled counts, the crib once shown) comes from a per-player template
-        if not self.shown and not self.previous_shown:  # the first deal: the dealer alone
-            template = self.game.dealer_templates[(self.dealer - player) % n]
-        else:
-            key = (self.deals, len(self.shown))
-            cached = self._obs_templates.get(player)
-            if cached is None or cached[0] != key:
-                cached = self._obs_templates[player] = (key, self._obs_template(player))
-            template = cached[1]
-        ones = list(self.hands[player])  # the "hand" piece is at offset 0
-        ones += [o.crib_discards + c for c in self.laid_away[player]]
+    def _build_board(self) -> np.ndarray:
+        """The board from scratch, without the scores (``observation`` writes them)."""
+        n, g = self.n, self.game
+        o = g.obs_at
+        ones = [o.dealer + self.dealer]
+        for seat in range(n):
+            ones += [g.hand_at[seat] + c for c in self.hands[seat]]
+            ones += [g.discards_at[seat] + c for c in self.laid_away[seat]]
+            ones += [g.played_at[seat] + c for c in self.played[seat]]
         if self.starter_cut:
             ones.append(o.starter + self.starter_card)
-        for seat in range(n):
-            at = o.played + ((seat - player) % n) * 52
-            ones += [at + c for c in self.played[seat]]
         ones += [o.series + c for c in self.series]
         if self.phase == PLAY:
-            ones += [o.gone + (seat - player) % n for seat in range(n) if self.gone[seat]]
-        rv = self.review
-        if rv is not None:
-            ones += [o.counted + c for c in rv["cards"]]
-            ones.append(o.counter + (rv["counter"] - player) % n)
-            if rv["is_crib"]:  # the crib is face up while it is counted
-                ones.append(o.is_crib)
-                ones += [o.crib + c for c in rv["cards"]]
-        view = template.copy()  # none of the ones overlaps a template entry
-        view.put(ones, 1.0)
-        return view
+            ones += [o.gone + seat for seat in range(n) if self.gone[seat]]
+        if self.review is not None:
+            ones += self._review_entries(self.review)
+        board = np.zeros(g.board_size, dtype=np.float32)
+        board.put(ones, 1.0)
+        at: list[int] = []
+        values: list[float] = []
+        self._write_shown(at, values, self.shown, o.shown_totals, o.shown_announced, o.shown_breakdown, o.crib)
+        self._write_shown(at, values, self.previous_shown, o.previous_shown_totals,
+                          o.previous_shown_announced, o.previous_shown_breakdown, o.previous_crib)
+        board.put(at, values)
+        self._board_scores = None
+        return board
 
     def _review_entries(self, rv: dict) -> list[int]:
-        """Where a count under review shows, the same in every view: its cards and, for the
-        crib, the crib flag and the crib face up (the counter's slot is relative: apart)."""
+        """Where a count under review shows on the board: its cards, its counter and, for the
+        crib, the crib flag and the crib face up."""
         o = self.game.obs_at
         at = [o.counted + c for c in rv["cards"]]
+        at.append(o.counter + rv["counter"])
         if rv["is_crib"]:
             at.append(o.is_crib)
             at += [o.crib + c for c in rv["cards"]]
         return at
 
-    def _views_review(self, rv: dict) -> None:
-        """Write the count that came under review into every kept view."""
-        n, o = self.n, self.game.obs_at
-        at = self._review_entries(rv)
-        at.append(0)
-        for viewer, view in self._views.items():
-            at[-1] = o.counter + (rv["counter"] - viewer) % n
-            view.put(at, 1.0)
-
-    def _views_settle(self, settled: dict, rv: dict | None = None) -> None:
-        """The kept views after a count settled (in the announce or respond phase, or
-        automatically), one put a view: the count leaves the review (the crib stays face up)
-        for the settled counts, as ``_write_shown`` writes them, crib included; and ``rv``,
-        the next count, if given, comes under review (as ``_views_review`` writes it). The
-        put writes in order, so the next counter's slot, last, wins over the settled one's."""
-        n, o = self.n, self.game.obs_at
-        cards = settled["cards"]
-        common = [o.counted + c for c in cards]
-        values = [0.0] * len(common)
-        if settled["is_crib"]:
-            common.append(o.is_crib)
-            values.append(0.0)
-        total, announced, parts = settled["obs_values"]
-        values += [0.0, total, announced, *parts]
-        tail = [o.crib + c for c in cards] if settled["is_crib"] else []
+    def _board_settle(self, settled: dict | None, rv: dict | None = None) -> None:
+        """The board after a count settled (in the announce or respond phase, or automatically),
+        in one put: the count leaves the review (the crib stays face up) for the settled counts,
+        as ``_write_shown`` writes them; and ``rv``, the next count, if given, comes under
+        review. The put writes in order, so the next count's entries, last, win over the
+        settled one's."""
+        at: list[int] = []
+        values: list[float] = []
+        if settled is not None:
+            o = self.game.obs_at
+            at += [o.counted + c for c in settled["cards"]]
+            at.append(o.counter + settled["counter"])
+            if settled["is_crib"]:
+                at.append(o.is_crib)
+            values += [0.0] * len(at)
+            self._write_shown(at, values, (settled,), o.shown_totals, o.shown_announced, o.shown_breakdown, o.crib)
         if rv is not None:
-            tail += self._review_entries(rv)
-            values += [1.0] * (len(tail) + 1)
-        else:
-            values += [1.0] * len(tail)
-        for viewer, view in self._views.items():
-            slot = n if settled["is_crib"] else (settled["counter"] - viewer) % n
-            first = o.shown_breakdown + slot * 5
-            at = common + [o.counter + (settled["counter"] - viewer) % n, o.shown_totals + slot,
-                           o.shown_announced + slot, first, first + 1, first + 2, first + 3, first + 4]
-            at += tail
-            if rv is not None:
-                at.append(o.counter + (rv["counter"] - viewer) % n)
-            view.put(at, values)
+            entries = self._review_entries(rv)
+            at += entries
+            values += [1.0] * len(entries)
+        self._board.put(at, values)
 
-    def _obs_template(self, player: int) -> np.ndarray:
-        """The observation pieces that change only when a count settles or a deal begins."""
-        o = self.game.obs_at
-        at: list[int] = [o.dealer + (self.dealer - player) % self.n]
-        values: list[float] = [1.0]
-        if self.shown:
-            self._write_shown(at, values, player, self.shown, o.shown_totals, o.shown_announced,
-                              o.shown_breakdown, o.crib)
-        if self.previous_shown:
-            self._write_shown(at, values, player, self.previous_shown, o.previous_shown_totals,
-                              o.previous_shown_announced, o.previous_shown_breakdown, o.previous_crib)
-        obs = self.game._zero_obs.copy()
-        obs.put(at, values)
-        obs.flags.writeable = False  # shared by clones: never written again (copied before use)
-        return obs
-
-    def _write_shown(self, at: list[int], values: list[float], player: int, shown: list[dict],
-                     o_total: int, o_announced: int, o_parts: int, o_crib: int) -> None:
+    def _write_shown(self, at: list[int], values: list[float], shown, o_total: int, o_announced: int,
+                     o_parts: int, o_crib: int) -> None:
         """Settled counts: total, announcement and scaled breakdown in the slot of the counter
-        (relative seat; the crib in slot n), and the crib's cards (as indices and values)."""
+        (the crib in slot n), and the crib's cards (as indices and values)."""
         n = self.n
         for done in shown:
-            slot = n if done["is_crib"] else (done["counter"] - player) % n
+            slot = n if done["is_crib"] else done["counter"]
             total, announced, parts = done["obs_values"]
             first = o_parts + slot * 5
             at += [o_total + slot, o_announced + slot, first, first + 1, first + 2, first + 3, first + 4]
@@ -975,9 +922,7 @@ class CribbageState(State):
         c.gone = list(self.gone)
         c.show_queue = list(self.show_queue)
         c.shown = list(self.shown)  # settled entries are never mutated
-        c._obs_templates = dict(self._obs_templates)  # read-only arrays, keyed by what they show
-        c._views = None  # rebuilt by the clone's first observation
-        c._view_scores = {}
+        c._board = None  # rebuilt by the clone's first observation
         if self.review is not None:
             c.review = dict(self.review)
             c.review["responders"] = list(self.review["responders"])
