@@ -59,6 +59,7 @@ DEAL = {2: (6, 2), 3: (5, 1), 4: (5, 1)}
 JACK = 11
 #: the largest value of each breakdown part (fifteens, pairs, runs, flush, nobs), to scale it
 PART_MAX = (16, 12, 12, 5, 1)
+PART_NAMES = ("fifteens", "pairs", "runs", "flush", "nobs")
 
 
 _EMPTY_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
@@ -71,7 +72,9 @@ _RESPOND_MASK[MUGGINS + 1:MUGGINS + MAX_COUNT + 1] = 1
 _ANNOUNCE_MASK.flags.writeable = _RESPOND_MASK.flags.writeable = False  # returned as they are
 
 
-#: (the 4 cards, starter, crib) -> (the breakdown's items, its total): search rollouts repeat shows
+#: (the 4 cards, starter, crib) -> (the breakdown's parts..., its total): search rollouts repeat
+#: shows. Flat tuples of ints: the collector stops tracking them, so a filling cache does not
+#: bring full collections ever sooner (a tuple of tuples stays tracked and promoted)
 _BREAKDOWNS: dict[tuple, tuple] = {}
 _BREAKDOWNS_MAX = 1 << 16
 #: (the series' ranks..., count) -> the points of its last card (the play of rollouts repeats them)
@@ -556,9 +559,9 @@ class CribbageState(State):
                 if len(_BREAKDOWNS) >= _BREAKDOWNS_MAX:
                     _BREAKDOWNS.clear()
                 parts = fast_breakdown(cards, self.starter_card, is_crib)
-                hit = _BREAKDOWNS[key] = (tuple(parts.items()), sum(parts.values()))
-            breakdown = dict(hit[0])  # shown once settled
-            true = hit[1]
+                hit = _BREAKDOWNS[key] = (*parts.values(), sum(parts.values()))
+            breakdown = dict(zip(PART_NAMES, hit[:5]))  # shown once settled
+            true = hit[5]
             self.review = {"counter": seat, "is_crib": is_crib, "cards": cards, "true": true,
                            "announced": None, "responders": [], "asked": 0, "breakdown": breakdown}
             if self.game.muggins:
