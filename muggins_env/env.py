@@ -90,6 +90,7 @@ class KernelAECEnv(AECEnv):
         self._over = True  # until reset: step() says to call reset() first
         self._to_act: str | None = None  # the agent whose turn it is (None once the game is over)
         self._stamp = 0  # counts positions, so a lazily built info knows when it is stale
+        self._quiet: np.ndarray | None = None  # the read-only all-zero rewards the state last returned
 
     # -- spaces ----------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -152,13 +153,18 @@ class KernelAECEnv(AECEnv):
                 gained = gained + more
         cumulative = self._cumulative_rewards
         cumulative[agent] = 0.0
-        values = gained.tolist()
-        if any(values):
-            self.rewards = rewards = dict(zip(self.possible_agents, map(float, values)))
-            for a, r in rewards.items():  # PettingZoo's _accumulate_rewards, inlined
-                cumulative[a] += r
-        else:  # most steps pay nothing: nothing to accumulate, and the episode's all-zero dict
-            self.rewards = self._zero_rewards  # serves again (reset builds a new one)
+        if gained is self._quiet:  # most steps pay nothing: nothing to accumulate, and the
+            self.rewards = self._zero_rewards  # episode's all-zero dict serves again
+        else:
+            values = gained.tolist()
+            if any(values):
+                self.rewards = rewards = dict(zip(self.possible_agents, map(float, values)))
+                for a, r in rewards.items():  # PettingZoo's _accumulate_rewards, inlined
+                    cumulative[a] += r
+            else:
+                if not gained.flags.writeable:  # the state's shared zeros (see State.rewards)
+                    self._quiet = gained
+                self.rewards = self._zero_rewards  # (reset builds a new one)
         self._sync()
         if self.render_mode == "human":
             self.render()

@@ -2,12 +2,14 @@
 actions raw and wrapped, infos, rendering, state(), pickling, seeding, make/ENV_NAMES."""
 
 import pickle
+from typing import ClassVar
 
 import numpy as np
 import pytest
 
 import muggins_env
-from muggins_env.kernel.game import IllegalActionError
+from muggins_env.env import KernelAECEnv
+from muggins_env.kernel.game import TERMINAL, Game, GameFacts, IllegalActionError, State
 from muggins_env.muggins_cards_v0 import env as wrapped_env
 from muggins_env.muggins_cards_v0 import raw_env
 
@@ -183,3 +185,73 @@ def test_readable_info_is_built_on_first_use_and_refuses_to_describe_a_later_pos
         unread["legal_moves"]
     assert stale["phase"] == "call"  # read in time: keeps describing its own position
     assert type(pickle.loads(pickle.dumps(stale))) is dict
+
+
+# -- rewards: a read-only zeros array is taken as zero by identity, nothing else is --------------------
+class _PayGame(Game):
+    """2 players, 6 moves in turn. Action 1 pays the mover +1 and the other -1. Quiet moves return
+    the state's shared read-only zeros, except the 4th move, which returns a writable buffer that
+    holds zeros then and is reused in place (filled with points) by the 5th and 6th moves."""
+
+    FACTS = GameFacts(name="pay_v0", long_name="pay", min_players=2, max_players=2, zero_sum=True,
+                      min_utility=-6, max_utility=6)
+    OPTIONS: ClassVar = {}
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.num_players, self.num_actions, self.observation_size = 2, 2, 1
+
+    def new_initial_state(self, seed=None, deal=None):
+        return _PayState(self)
+
+
+class _PayState(State):
+    def __init__(self, game):
+        self.game, self.moves = game, 0
+        self._zero = np.zeros(2)
+        self._zero.flags.writeable = False
+        self._buf = np.zeros(2)
+        self._rewards = self._returns = self._zero
+
+    def current_player(self):
+        return TERMINAL if self.is_terminal() else self.moves % 2
+
+    def legal_actions_mask(self):
+        return np.ones(2, np.int8)
+
+    def apply(self, action):
+        a = self.check_legal(action)
+        p = self.moves % 2
+        self.moves += 1
+        if a == 1 or self.moves == 4:
+            self._buf[:] = 0.0
+            if a == 1:
+                self._buf[p], self._buf[1 - p] = 1.0, -1.0
+            self._rewards = self._buf
+        else:
+            self._rewards = self._zero
+
+    def is_terminal(self):
+        return self.moves >= 6
+
+    def observation(self, player):
+        return np.zeros(1, np.float32)
+
+
+class _PayEnv(KernelAECEnv):
+    game_cls = _PayGame
+    metadata: ClassVar = {"render_modes": ["ansi"], "name": "pay_v0", "is_parallelizable": False}
+
+
+def test_step_rewards_with_shared_zeros_and_a_buffer_reused_in_place():
+    e = _PayEnv()
+    e.reset(seed=0)
+    actions = [0, 0, 1, 0, 1, 1]  # moves 1-6 by players 0, 1, 0, 1, 0, 1
+    # by hand: move 3 (player 0) +1/-1; move 4 zeros in the buffer; moves 5 and 6 fill it
+    expected = [(0, 0), (0, 0), (1, -1), (0, 0), (1, -1), (-1, 1)]
+    seen = []
+    for a in actions:
+        e.step(a)
+        seen.append((e.rewards["player_0"], e.rewards["player_1"]))
+    assert seen == expected
+    assert e._cumulative_rewards == {"player_0": 0.0, "player_1": 1.0}  # the last mover's is cleared

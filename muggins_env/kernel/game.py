@@ -173,7 +173,9 @@ class State:
         return self.truncated
 
     def rewards(self) -> np.ndarray:
-        """Per-player rewards of the last ``apply`` (float64 array of num_players)."""
+        """Per-player rewards of the last ``apply`` (float64 array of num_players). A read-only
+        array is never changed afterwards: games return one shared read-only zeros array for the
+        steps that pay nothing, and the env takes it as zero again by identity."""
         return self._rewards
 
     def returns(self) -> np.ndarray:
