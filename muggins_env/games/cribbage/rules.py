@@ -142,6 +142,12 @@ class CribbageGame(Game):
         self.observation_offsets, self.obs_at = piece_offsets(sizes)
         o = self.obs_at
         self.observation_size = off = sum(sizes.values())
+        # pieces cleared together by one slice of the board: the play's series, count and go
+        # flags; a review's cards, counter, crib flag, announcement and acceptances (the count,
+        # the announcement and the acceptances are never kept on the board: see observation)
+        assert o.count == o.series + 52 and o.gone == o.count + 1
+        assert o.counter == o.counted + 52 and o.is_crib == o.counter + n and o.accepted == o.is_crib + 2
+        self.play_end, self.review_end = o.gone + n, o.accepted + 1
         #: (this deal's settled-counts block, the previous deal's, their size): the same layout
         self.shown_block = (o.shown_totals, o.previous_shown_totals, o.previous_shown_totals - o.shown_totals)
         assert o.previous_crib + 52 == off and o.previous_crib - o.previous_shown_totals == o.crib - o.shown_totals
@@ -505,7 +511,7 @@ class CribbageState(State):
         board = self._board
         if board is not None:
             o = self.game.obs_at
-            board.put([o.series + c for c in self.series] + [o.gone + k for k in range(self.n)], 0.0)
+            board[o.series:self.game.play_end] = 0.0  # the series and the go flags (the count is not kept)
         self.count = 0
         self.series = []
         self.series_ranks = []
@@ -542,7 +548,7 @@ class CribbageState(State):
         board = self._board
         if board is not None:  # the play's series and go flags leave the board
             o = self.game.obs_at
-            board.put([o.series + c for c in self.series] + [o.gone + k for k in range(n)], 0.0)
+            board[o.series:self.game.play_end] = 0.0
         self.show_queue = [((self.dealer + k) % n, False) for k in range(1, n + 1)] + [(self.dealer, True)]
         self.series, self.series_ranks, self.count = [], [], 0
         self._next_count()
@@ -753,26 +759,23 @@ class CribbageState(State):
         return at
 
     def _board_settle(self, settled: dict | None, rv: dict | None = None) -> None:
-        """The board after a count settled (in the announce or respond phase, or automatically),
-        in one put: the count leaves the review (the crib stays face up) for the settled counts,
-        as ``_write_shown`` writes them; and ``rv``, the next count, if given, comes under
-        review. The put writes in order, so the next count's entries, last, win over the
-        settled one's."""
-        at: list[int] = []
-        values: list[float] = []
+        """The board after a count settled (in the announce or respond phase, or automatically):
+        the count leaves the review (the crib stays face up) for the settled counts, as
+        ``_write_shown`` writes them; and ``rv``, the next count, if given, comes under review."""
+        board = self._board
+        o = self.game.obs_at
         if settled is not None:
-            o = self.game.obs_at
-            at += [o.counted + c for c in settled["cards"]]
-            at.append(o.counter + settled["counter"])
-            if settled["is_crib"]:
-                at.append(o.is_crib)
-            values += [0.0] * len(at)
-            self._write_shown(at, values, (settled,), o.shown_totals, o.shown_announced, o.shown_breakdown, o.crib)
+            board[o.counted:self.game.review_end] = 0.0  # its cards, its counter, the crib flag
+            slot = self.n if settled["is_crib"] else settled["counter"]
+            total, announced, parts = settled["obs_values"]
+            board[o.shown_totals + slot] = total
+            board[o.shown_announced + slot] = announced
+            first = o.shown_breakdown + slot * 5
+            board[first], board[first + 1], board[first + 2], board[first + 3], board[first + 4] = parts
+            if settled["is_crib"]:  # (face up already if it was announced; not if counted automatically)
+                board.put([o.crib + c for c in settled["cards"]], 1.0)
         if rv is not None:
-            entries = self._review_entries(rv)
-            at += entries
-            values += [1.0] * len(entries)
-        self._board.put(at, values)
+            board.put(self._review_entries(rv), 1.0)
 
     def _write_shown(self, at: list[int], values: list[float], shown, o_total: int, o_announced: int,
                      o_parts: int, o_crib: int) -> None:
