@@ -642,7 +642,7 @@ class CribbageState(State):
         teams, target = self.game.teams, self.game.target
         rv = self.review
         counter_side = teams[rv["counter"]]
-        self._settled(outcome, write_board=False)  # written with the next count, in one put
+        self._settled(outcome, write_board=False)  # written below, with the next count if any
         for side in [counter_side, *range(len(self.scores))]:
             if self.scores[side] >= target:
                 if self._board is not None:
