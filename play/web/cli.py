@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from muggins_env.extras import MissingExtraError, missing_line, require_extra
 
 DEFAULT_DB = "muggins-games/muggins-serve.sqlite3"
-WS_MAX_SIZE = 64 * 1024  # bytes of a WebSocket frame uvicorn accepts (the app's own cap is lower)
+WS_MAX_SIZE = 64 * 1024  # bytes of a WebSocket frame uvicorn accepts (the app's own cap is lower; above it: 1009)
 
 
 def _agent(text: str) -> tuple[str, str]:
@@ -89,6 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from .app import create_app
     from .players import Roster
+    from .ws_protocol import OrderlyCloseProtocol
 
     try:
         roster = Roster(dict(args.agent), max_search=args.max_search, zoo=not args.no_zoo)
@@ -105,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.setswitchinterval(0.001)
     # no per-message deflate: on a small server compressing every push costs more CPU than it saves
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=WS_MAX_SIZE,
-                ws_per_message_deflate=False, timeout_graceful_shutdown=3)
+                ws=OrderlyCloseProtocol, ws_per_message_deflate=False, timeout_graceful_shutdown=3)
     return 0
 
 
