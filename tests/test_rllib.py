@@ -181,6 +181,18 @@ def test_config_validates_the_rllib_section():
     assert from_dict(TINY)["rllib"]["pipeline"] is False
 
 
+def test_env_runners_are_pipelined_unless_the_config_says_false():
+    rl = TINY["rllib"]
+    # a user's config as written (no pipeline key) with env runners: pipelined
+    assert from_dict({**TINY, "rllib": {**rl, "num_env_runners": 1}})["rllib"]["pipeline"] is True
+    assert from_dict({**TINY, "rllib": {**rl, "num_env_runners": 2, "pipeline": "auto"}})["rllib"]["pipeline"] is True
+    # sampling in the driver stays synchronous; an explicit false is kept
+    assert from_dict({**TINY, "rllib": {**rl, "num_env_runners": 0}})["rllib"]["pipeline"] is False
+    assert from_dict({**TINY, "rllib": {**rl, "num_env_runners": 1, "pipeline": False}})["rllib"]["pipeline"] is False
+    with pytest.raises(ConfigError, match=r"rllib.pipeline='on' is not allowed; expected one of True, False, 'auto'"):
+        from_dict({**TINY, "rllib": {**rl, "num_env_runners": 1, "pipeline": "on"}})
+
+
 def test_multi_agent_episodes_stay_lists_unless_the_config_asks_for_numpy():
     from muggins_env.train.rllib_backend import algo_config
 
@@ -210,6 +222,7 @@ def test_cli_picks_the_rllib_variant_of_a_preset_where_there_is_one(monkeypatch,
                      "--num-env-runners", "3"]) == 0
     assert seen["cfg"]["backend"] == "rllib" and seen["cfg"]["rllib"]["num_env_runners"] == 3
     assert seen["cfg"]["env_options"]["num_players"] == 2
+    assert seen["cfg"]["rllib"]["pipeline"] is True  # env runners: pipelined, though no config asked
 
 
 def test_cluster_flags_need_the_rllib_backend(capsys):
@@ -505,13 +518,13 @@ def test_the_pipelined_runners_sample_the_next_batch_with_one_update_of_lag(loca
     from muggins_env.train.rllib_pipeline import PipelinedPPO
 
     rl = {**TINY["rllib"], "num_env_runners": 1, "train_batch_size": 128}
-    plain = algo_config(from_dict({**TINY, "rllib": rl}), 0).build_algo()
+    plain = algo_config(from_dict({**TINY, "rllib": {**rl, "pipeline": False}}), 0).build_algo()
     try:
         # RLlib's PPO: each batch sampled by the weights of the update before it
         assert type(plain) is not PipelinedPPO and _weights_seq_nos_trained(plain, 4) == [{0}, {1}, {2}, {3}]
     finally:
         plain.stop()
-    piped = algo_config(from_dict({**TINY, "rllib": {**rl, "pipeline": True}}), 0).build_algo()
+    piped = algo_config(from_dict({**TINY, "rllib": rl}), 0).build_algo()  # runners: pipelined by default
     try:
         assert isinstance(piped, PipelinedPPO) and piped.pipelined
         # the second batch was already being sampled (by the first weights) while the first trained;

@@ -40,7 +40,7 @@ def _parser() -> argparse.ArgumentParser:
                    "where it exists (else NAME.yaml on RLlib)")
     p.add_argument("--address", default=None, help="rllib: Ray cluster to join (auto or host:port; default "
                    "RAY_ADDRESS, else a local Ray)")
-    p.add_argument("--num-env-runners", type=int, default=None, help="rllib: overrides rllib.num_env_runners (0 also turns rllib.pipeline off)")
+    p.add_argument("--num-env-runners", type=int, default=None, help="rllib: overrides rllib.num_env_runners; with 1 or more, training is pipelined (runners sample the next batch while the learner updates) unless rllib.pipeline is false; 0 samples in the driver, synchronous")
     p.add_argument("--envs-per-runner", type=int, default=None, help="rllib: overrides rllib.envs_per_runner")
     p.add_argument("--num-learners", type=int, default=None, help="rllib: overrides rllib.num_learners")
     p.add_argument("--env-runner", choices=("multi_agent", "single_agent"), default=None,

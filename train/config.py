@@ -113,8 +113,9 @@ DEFAULTS: dict[str, Any] = {
         # MugginsMultiAgentEnv in RLlib's MultiAgentEnvRunner (the same games, rewards and pool)
         "env_runner": "single_agent",
         # true: the env runners sample the next batch while the learner trains on the last
-        # (train/rllib_pipeline.py: one iteration of policy lag; needs num_env_runners >= 1)
-        "pipeline": False,
+        # (train/rllib_pipeline.py: one iteration of policy lag; needs num_env_runners >= 1);
+        # "auto": true with one or more env runners, false when the driver samples (validate resolves it)
+        "pipeline": "auto",
     },
     "eval": {
         "deals": 200,  # duplicate deals per opponent (each played from every seat)
@@ -299,7 +300,7 @@ SCHEMA: dict[str, Any] = {
         "resources_per_env_runner": _resources,
         "episodes_to_numpy": _bool,
         "env_runner": _choice("multi_agent", "single_agent"),
-        "pipeline": _bool,
+        "pipeline": _choice(True, False, "auto"),
     },
     "eval": {
         "deals": _num(0, integer=True),
@@ -350,6 +351,8 @@ def validate(cfg: dict) -> dict:
         raise ConfigError("config curriculum: the final weights random + heuristic + self must be > 0")
     ppo, budget = cfg["ppo"], cfg["budget"]
     rollout = ppo["n_steps"] * budget["n_envs"]
+    if cfg["rllib"]["pipeline"] == "auto":  # pipelined wherever env runners can overlap with the update
+        cfg["rllib"]["pipeline"] = cfg["rllib"]["num_env_runners"] >= 1
     if cfg["backend"] == "rllib":
         rl = cfg["rllib"]
         if ppo["batch_size"] > rl["train_batch_size"]:
