@@ -242,3 +242,48 @@ def test_an_unwritable_save_path_falls_back_to_the_temporary_folder(tmp_path):
     assert finish(child) == 0
     assert records.load(fallback).env_id == "michigan_v0"
     os.remove(fallback)
+
+
+_SIGNAL_BEFORE_THE_READ = """
+import os, signal, sys, threading, time
+from muggins_env.play.tui.prompt import read_line
+# the SIGINT's C handler runs (on another thread) while the main thread is on its way into the
+# read, past Python's last check of the signal flag: what a Ctrl-C typed the moment the prompt
+# appears meets on a loaded machine
+threading.Thread(target=lambda: (time.sleep(0.5), os.kill(os.getpid(), signal.SIGINT)), daemon=True).start()
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+try:
+    read_line()
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(130)
+print("read a line", flush=True)
+"""
+
+
+def test_a_ctrl_c_that_lands_just_before_the_prompts_read_still_interrupts_it():
+    import subprocess
+
+    # stdin stays open and silent: input() would wait in read() for a line forever
+    silent, keep_open = os.pipe()
+    try:
+        proc = subprocess.Popen([sys.executable, "-c", _SIGNAL_BEFORE_THE_READ], stdin=silent,
+                                stdout=subprocess.PIPE, text=True)
+        try:
+            out, _ = proc.communicate(timeout=30)
+        finally:
+            proc.kill()
+    finally:
+        os.close(silent)
+        os.close(keep_open)
+    assert proc.returncode == 130 and out.strip() == "interrupted"
+
+
+def test_the_prompts_reader_returns_piped_lines_one_at_a_time_then_end_of_input():
+    import subprocess
+
+    code = ("from muggins_env.play.tui.prompt import read_line\nout = []\ntry:\n    while True:\n"
+            "        out.append(read_line())\nexcept EOFError:\n    print(out)\n")
+    proc = subprocess.run([sys.executable, "-c", code], check=True, input="7\nhint\r\nlay away 5♥\nno newline",
+                          capture_output=True, text=True, timeout=30)
+    assert proc.stdout.strip() == repr(["7", "hint", "lay away 5♥", "no newline"])

@@ -27,6 +27,7 @@ from muggins_env.kernel.options import parse_opt
 
 from ..session import HUMAN, GameSession, MoveError
 from .narrate import notes
+from .prompt import ask
 from .text import move_line, result_lines, scores_line, seat_label
 
 QUIT = ("quit", "exit", "q")
@@ -149,13 +150,13 @@ class TerminalTable:
         s = self.s
         if self.hot_seat and p != self.last_human:
             self.con.clear()
-            if self.con.input(f"Pass to player {p} and press Enter ").strip().lower() in QUIT:
+            if ask(self.con, f"Pass to player {p} and press Enter ").strip().lower() in QUIT:
                 raise _Quit
             self.con.clear()
         self.last_human = p
         self.draw_table(p)
         while True:
-            text = self.con.input(f"player {p}> ").strip()
+            text = ask(self.con, f"player {p}> ").strip()
             low = text.lower()
             if not low:
                 continue

@@ -22,6 +22,7 @@ from muggins_env.extras import MissingExtraError, missing_error, missing_line, r
 from muggins_env.records import GameRecord, MoveRecord, RecordError, load, positions
 
 from ..session import GameSession
+from .prompt import ask
 from .text import move_line, result_lines, scores_line
 
 HELP = "Enter/n: next move   b: back   <number>: go to that move   s: start   e: end   q: quit"
@@ -105,7 +106,7 @@ def interactive(record: GameRecord, seat: int | None, console) -> None:
         if k == last and record.finished:
             for line in result_lines(record.returns, record.scores, record.score_unit, record.truncated):
                 console.print(line, markup=False)
-        key = console.input("replay> ").strip().lower()
+        key = ask(console, "replay> ").strip().lower()
         if key in ("q", "quit", "exit"):
             return
         if key in ("", "n", "next"):
