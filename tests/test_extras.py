@@ -49,3 +49,9 @@ def test_muggins_train_without_the_train_extra_says_which_extra(without, capsys)
 
 def test_extra_modules_are_import_names_installed_by_the_extras():  # CI installs [train,dev]
     assert extras.missing_modules("eval") == [] and extras.missing_modules("train") == []
+
+
+def test_extra_of_names_the_extra_that_installs_a_module():
+    assert extras.extra_of("pyspiel") == "openspiel" and extras.extra_of("ray.rllib.algorithms") == "rllib"
+    assert extras.extra_of("llama_cpp") == "llm" and extras.extra_of("rich") == "play"
+    assert extras.extra_of("numpy") is None and extras.extra_of("") is None
