@@ -1,23 +1,9 @@
-"""Baseline agents of muggins_env, named by spec strings used everywhere.
+"""The agents' factory: an agent spec string (``random``, ``heuristic``, ``search:200``,
+``zoo:cribbage_v0``, ...) -> an agent, and the game of an env id with its options.
 
-| spec | agent |
-|---|---|
-| ``random`` | uniform over the legal actions (every game) |
-| ``heuristic`` | the game's documented strategy (``agents/heuristic_<game>.py``) |
-| ``search`` / ``search:N`` | determinised Monte-Carlo over heuristic rollouts, N rollouts per decision (default 200); extra settings as ``search:N,z=0.5,max_candidates=4,horizon=40`` |
-| ``search:N,policy=SPEC`` | policy-guided search: the agent spec ``SPEC`` (``zoo:...``, ``ppo:...``, ``rllib:...``, ``heuristic``, ``random``) plays the rollouts from each seat's observation, mask and view (``rollout=policy``, the default with a policy; ``rollout=heuristic`` keeps the heuristic's); ``prior=policy`` takes the candidates and the kept move from the policy's ranking instead of the heuristic's (``prior=heuristic``, the default); ``prior=hybrid`` keeps the heuristic's candidates, adds the policy's move and keeps it without evidence; e.g. ``search:200,policy=zoo:cribbage_v0`` or ``search:200,policy=zoo:cribbage_v0,rollout=heuristic,prior=policy`` |
-| ``ppo:path`` | a trained MaskablePPO policy (``agents/ppo.py``; torch only if a .zip must be read) |
-| ``rllib:path`` | a policy trained by ``muggins-train --backend rllib``, exported to numpy (no Ray, no torch) |
-| ``zoo:env_id`` / ``zoo:env_id/name`` | a trained policy shipped in the package (``muggins_env/zoo``; no torch) |
-| ``best:env_id`` / ``best:env_id/name`` | the strongest player the package ships for that zoo configuration (``muggins_env/zoo/players.json``: today the search guided by its network) |
-| ``openspiel:ismcts[:N]`` / ``openspiel:mcts[:N]`` | OpenSpiel's Python IS-MCTS (or MCTS on one determinisation), N simulations per move (default 200), through the bridge (``agents/openspiel.py``; the ``[openspiel]`` extra) |
-| ``llm:model=NAME,base_url=URL[,...]`` | a language model over any OpenAI-compatible ``/v1/chat/completions`` endpoint, from the text view of its seat (``agents/llm.py``: settings, answer format, retries, fallback) |
-
-``make_agent(spec, game_id, options)`` builds one; the protocol is in ``agents/base.py``:
-``act(observation, action_mask, rng, info=None) -> int`` where ``info`` is the player's
-readable view (or the env ``infos`` entry holding it under ``"view"``) and, for search
-agents, ``info["resample"]``, a sampler of determinised states. Agents never see the full
-state.
+The specs and the agent protocol are documented in ``muggins_env.agents`` (the package's
+docstring), which re-exports every public name here. The core (``muggins_env.wrappers``) reaches
+``make_agent`` through one lazy import of this module (tests/test_layers.py names it).
 """
 
 from __future__ import annotations
@@ -25,22 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .base import Agent, HeuristicBase, RandomAgent, player_view, state_sampler
-
-__all__ = [
-    "AGENT_KINDS",
-    "HEURISTICS",
-    "SEARCH_SETTINGS",
-    "SEARCH_SPEC_HELP",
-    "Agent",
-    "HeuristicBase",
-    "RandomAgent",
-    "make_agent",
-    "make_heuristic",
-    "parse_spec",
-    "player_view",
-    "state_sampler",
-]
+from muggins_env.agents.base import Agent, HeuristicBase, RandomAgent
 
 AGENT_KINDS = ("random", "heuristic", "search", "ppo", "rllib", "zoo", "best", "openspiel", "llm")
 
@@ -99,7 +70,7 @@ search:N,policy=SPEC[,rollout=policy|heuristic][,prior=heuristic|policy|hybrid] 
 def _check_search_choices(spec: str, kwargs: dict) -> None:
     """The guided search's settings: ``policy`` an agent spec of a kind that plays from
     observations, ``rollout`` and ``prior`` one of their choices (clear errors naming them)."""
-    from .search import POLICY_KINDS, PRIORS, ROLLOUTS
+    from muggins_env.agents.search import POLICY_KINDS, PRIORS, ROLLOUTS
 
     for key, allowed in (("rollout", ROLLOUTS), ("prior", PRIORS)):
         if key in kwargs and kwargs[key] not in allowed:
@@ -151,7 +122,7 @@ def parse_spec(spec: str) -> tuple[str, str, dict[str, Any]]:
             raise ValueError(f"agent spec {spec!r}: name the OpenSpiel bot, e.g. openspiel:ismcts or openspiel:ismcts:500")
         return kind, arg, {}
     if kind == "llm":
-        from .llm import parse_llm_spec
+        from muggins_env.agents.llm import parse_llm_spec
 
         return kind, "", parse_llm_spec(spec, arg)
     kwargs: dict[str, Any] = {}
@@ -184,7 +155,7 @@ def _heuristic_parts(game_id: str) -> tuple[type, type | None]:
     if game_id not in HEURISTICS:
         raise ValueError(f"no heuristic for game {game_id!r}; games with one: {', '.join(HEURISTICS)}")
     module, cls, *ev = HEURISTICS[game_id].split(":")
-    mod = importlib.import_module(f"{__name__}.{module}")
+    mod = importlib.import_module(f"muggins_env.agents.{module}")
     return getattr(mod, cls), (getattr(mod, ev[0], None) if ev else None)
 
 
@@ -201,34 +172,34 @@ def make_agent(spec: str, game_id: str, options: dict | None = None) -> Agent:
     if kind == "random":
         return RandomAgent()
     if kind == "ppo":
-        from .ppo import load_ppo_agent  # lazily: torch is never needed for other specs
+        from muggins_env.agents.ppo import load_ppo_agent  # lazily: torch is never needed for other specs
 
         return load_ppo_agent(arg, game_id, options)
     if kind == "rllib":
-        from .ppo import load_rllib_agent
+        from muggins_env.agents.ppo import load_rllib_agent
 
         return load_rllib_agent(arg, game_id, options)
     if kind == "zoo":
-        from .zoo import load_zoo_agent
+        from muggins_env.agents.zoo import load_zoo_agent
 
         return load_zoo_agent(arg, game_id, options)
     if kind == "best":
-        from .zoo import load_best_agent
+        from muggins_env.agents.zoo import load_best_agent
 
         return load_best_agent(arg, game_id, options)
     if kind == "openspiel":  # the [openspiel] extra
-        from .openspiel import make_openspiel_agent
+        from muggins_env.agents.openspiel import make_openspiel_agent
 
         return make_openspiel_agent(arg, game_id, options)
     if kind == "llm":  # standard library only: urllib to the endpoint
-        from .llm import make_llm_agent
+        from muggins_env.agents.llm import make_llm_agent
 
         return make_llm_agent(spec.strip(), kwargs, game_id, options)
     cls, ev_cls = _heuristic_parts(game_id)
     heuristic = cls(game)
     if kind == "heuristic":
         return heuristic
-    from .search import SearchAgent
+    from muggins_env.agents.search import SearchAgent
 
     evaluator = ev_cls(game) if ev_cls is not None else None
     policy_spec = kwargs.pop("policy", None)
