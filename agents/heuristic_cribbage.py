@@ -34,9 +34,10 @@ from collections.abc import Sequence
 from itertools import combinations
 
 import numpy as np
+from muggins_env.agents.base import HeuristicBase
 
-from ..games.cribbage import scoring as _scoring
-from ..games.cribbage.rules import (
+from muggins_env.games.cribbage import scoring as _scoring
+from muggins_env.games.cribbage.rules import (
     ACCEPT,
     ANNOUNCE,
     ANNOUNCE_PHASE,
@@ -47,9 +48,8 @@ from ..games.cribbage.rules import (
     PLAY,
     RESPOND,
 )
-from ..games.cribbage.scoring import fast_score, play_points_fast, score_hands_batch
-from ..kernel.cards import RANK_LIST, format_card
-from .base import HeuristicBase
+from muggins_env.games.cribbage.scoring import fast_score, play_points_fast, score_hands_batch
+from muggins_env.kernel.cards import RANK_LIST, format_card
 
 VALUE = [min(r, 10) for r in RANK_LIST]
 #: penalty for leaving a count a ten-card turns into 15 or 31

@@ -23,10 +23,10 @@ lowest card is lowest). Following is forced (the single legal card).
 from __future__ import annotations
 
 import numpy as np
+from muggins_env.agents.base import HeuristicBase
 
-from ..games.michigan import BOODLE_OF_CARD, FOLLOW, PLAYED
-from ..kernel.cards import format_card, parse_card
-from .base import HeuristicBase
+from muggins_env.games.michigan import BOODLE_OF_CARD, FOLLOW, PLAYED
+from muggins_env.kernel.cards import format_card, parse_card
 
 #: Michigan rank (ace high, 2..14) and the next higher card of the suit (-1 after the ace)
 MRANK = [14 if c % 13 == 0 else c % 13 + 1 for c in range(52)]

@@ -18,11 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from .base import player_view
-from .features import make_features
-from .policy import _TORCH_ACTIVATIONS, ACTIVATIONS, MaskedPolicy
-from .scorer import KIND, ScorerPolicy
+from muggins_env.agents.base import player_view
+from muggins_env.agents.features import make_features
+from muggins_env.agents.policy import _TORCH_ACTIVATIONS, ACTIVATIONS, MaskedPolicy
+from muggins_env.agents.scorer import KIND, ScorerPolicy
 
 
 class NumpyPolicy(MaskedPolicy):

@@ -61,8 +61,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from .base import legal_of, player_view, state_sampler
+from muggins_env.agents.base import legal_of, player_view, state_sampler
 
 #: values of the search settings that name a choice
 ROLLOUTS = ("heuristic", "policy")

@@ -47,9 +47,7 @@ seat's move history as that seat saw it). Moves are validated once, by the game'
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping, Sequence
-from importlib.metadata import distributions
 from typing import Any, ClassVar, Protocol
 
 import gymnasium as gym
@@ -120,34 +118,13 @@ def fixed_opponents(agent: Agent) -> OpponentSampler:
     return sample
 
 
-#: the entry-point group in which the distribution names the factory of agent specs
-#: (pyproject.toml: ``muggins_env.agents:make_agent``); the wrappers sit below the agents and
-#: never import them, so a spec string reaches them only through this plug
-AGENT_FACTORY_GROUP = "muggins_env.agent_factory"
-
-
-@functools.cache
-def agent_factory() -> Callable[[str, str, dict], Agent] | None:
-    """``make_agent(spec, game_id, options)`` as the installed distribution declares it, or None
-    (rules without the agents: then only ``random`` is a spec)."""
-    # every distribution on the path, not entry_points()'s first of each name: a stale
-    # ``muggins_env.egg-info`` in a checkout (first on sys.path) must not hide the installed one
-    for dist in distributions():
-        for ep in dist.entry_points:
-            if ep.group == AGENT_FACTORY_GROUP and ep.name == "make_agent":
-                return ep.load()
-    return None
-
-
 def make_spec_agent(spec: str, game_id: str, options: dict) -> Agent:
-    """An agent from a spec, through the agents' factory (``random`` works without it)."""
-    factory = agent_factory()
-    if factory is not None:
-        return factory(spec, game_id, options)
-    if spec == "random":
-        return UniformRandomAgent()
-    raise ValueError(f"agent spec {spec!r} needs the agents' factory (entry point {AGENT_FACTORY_GROUP}), "
-                     "which is not installed")
+    """An agent from a spec (``heuristic``, ``search:200``, ``zoo:cribbage_v0``, ...), by the agents' factory."""
+    # the one import of the core that names the floor above it (tests/test_layers.py allows exactly
+    # this one): lazily, so the rules and the env load without the agents
+    from muggins_env.agents.factory import make_agent
+
+    return make_agent(spec, game_id, options)
 
 
 def spec_opponents(specs: str | Sequence[str], game_id: str, options: dict) -> OpponentSampler:

@@ -1,12 +1,12 @@
-"""The house shows its floors (issue 30, item 9): which folder may import which.
+"""The house shows its floors (issue 30, item 9; issue 46, item 1): which folder may import which.
 
 From the bottom: the core (``muggins_env/``: kernel, games, env, wrappers, records, extras),
 ``agents/`` (with the model zoo), ``play/`` (the session, the terminal and the browser, the
 demo), ``eval/``, ``train/``. A module imports only from its own floor or one below, not even
-lazily (an import inside a function counts the same), so no two folders import each other.
-The deprecated aliases of the old paths (``muggins_env/_moved.py`` and the two-line modules
-that call it) are the one exception: they name the new module only to be replaced by it.
-The old paths still import, warn, and give the very same objects.
+lazily (an import inside a function counts the same), so no two folders import each other. The
+one exception is named here: the core reaches the agents' factory by one lazy import
+(``UPWARD``). Every import says where its code is: no relative import climbs out of its folder
+of the checkout, and the folders that install as ``muggins_env.*`` import with absolute names.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import ast
 import importlib
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 
 import pytest
@@ -26,38 +25,29 @@ FLOORS = {"muggins_env": "muggins_env", "agents": "muggins_env.agents", "play": 
           "eval": "muggins_env.eval", "train": "muggins_env.train"}
 RANK = {pkg: i for i, pkg in enumerate(FLOORS.values())}
 
-#: old path -> new path (issue 30): deprecated aliases
-MOVED_MODULES = {
-    "muggins_env.session": "muggins_env.play.session",
-    "muggins_env.demo": "muggins_env.play.demo",
-    "muggins_env.zoo": "muggins_env.agents.zoo",
-    **{f"muggins_env.tui.{m}": f"muggins_env.play.tui.{m}" for m in ("narrate", "play", "replay", "text")},
-    **{f"muggins_env.web.{m}": f"muggins_env.play.web.{m}"
-       for m in ("app", "cli", "guard", "limits", "players", "storage", "tables", "thinkers")},
-}
-MOVED_PACKAGES = {"muggins_env.tui": "muggins_env.play.tui", "muggins_env.web": "muggins_env.play.web"}
-ALIAS_FILES = {"muggins_env/_moved.py"} | {
-    "/".join(old.split(".")) + ("/__init__.py" if old in MOVED_PACKAGES or old == "muggins_env.zoo" else ".py")
-    for old in (*MOVED_MODULES, *MOVED_PACKAGES)}
+#: the imports that name a floor above their own: (file, imported name) -> why
+UPWARD = {("muggins_env/wrappers.py", "muggins_env.agents.factory.make_agent"):
+          "SeatEnv(opponents='heuristic') builds its opponents by the agents' factory, lazily"}
 
 
 def _module_name(path: Path) -> tuple[str, bool]:
     rel = path.relative_to(ROOT)
-    parts = [FLOORS[rel.parts[0]], *rel.parts[1:]]
+    parts = [{**FLOORS, "configs": "muggins_env.configs"}[rel.parts[0]], *rel.parts[1:]]
     is_pkg = parts[-1] == "__init__.py"
     parts = parts[:-1] if is_pkg else [*parts[:-1], parts[-1][:-3]]
     return ".".join(p for p in ".".join(parts).split(".") if p), is_pkg
 
 
-def _imports(path: Path) -> list[tuple[int, str]]:
-    """Every module ``path`` imports, at any depth of its code, as (line, absolute name)."""
+def _imports(path: Path, relative_only: bool = False) -> list[tuple[int, str]]:
+    """Every module ``path`` imports, at any depth of its code, as (line, absolute name)
+    (``relative_only``: only the relative ones)."""
     name, is_pkg = _module_name(path)
     package = name if is_pkg else name.rpartition(".")[0]
     out = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.Import) and not relative_only:
             out += [(node.lineno, a.name) for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
+        elif isinstance(node, ast.ImportFrom) and (node.level or not relative_only):
             if node.level:
                 base = package.split(".")
                 base = base[:len(base) - node.level + 1]
@@ -65,7 +55,7 @@ def _imports(path: Path) -> list[tuple[int, str]]:
             else:
                 target = node.module
             out += [(node.lineno, f"{target}.{a.name}") for a in node.names]  # a name may be a module
-        elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None))
+        elif (not relative_only and isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None))
               == "import_module" and node.args and isinstance(node.args[0], ast.Constant)):
             out.append((node.lineno, str(node.args[0].value)))
     return out
@@ -87,7 +77,7 @@ def _sources() -> list[Path]:
 
 
 def test_no_floor_imports_one_above_it():
-    wrong, edges = [], set()
+    wrong, edges, used = [], set(), set()
     for path in _sources():
         rel = path.relative_to(ROOT).as_posix()
         own = _floor(_module_name(path)[0])
@@ -97,12 +87,44 @@ def test_no_floor_imports_one_above_it():
                     "muggins_env.configs."):
                 continue
             edges.add((own, floor))
-            if RANK[floor] > RANK[own] and rel not in ALIAS_FILES:
-                wrong.append(f"{rel}:{line} imports {target}")
+            if RANK[floor] > RANK[own]:
+                if (rel, target) in UPWARD:
+                    used.add((rel, target))
+                else:
+                    wrong.append(f"{rel}:{line} imports {target}")
     assert not wrong, "imports from a floor above:\n" + "\n".join(wrong)
-    # the arrows between floors, all pointing down (what docs/design.md's layout shows)
+    assert used == set(UPWARD), f"named upward imports no longer made: {set(UPWARD) - used}"
+    # the arrows between floors, all pointing down (what docs/design.md's layout shows) but the named one
     above = {(a, b) for a, b in edges if RANK[b] > RANK[a]}
-    assert above <= {("muggins_env", "muggins_env.agents"), ("muggins_env", "muggins_env.play")}  # the aliases
+    assert above == {("muggins_env", "muggins_env.agents")}
+
+
+def _folder_of(module: str) -> str | None:
+    """The folder of the checkout that holds ``module`` (None: not this project's)."""
+    roots = {**FLOORS, "configs": "muggins_env.configs"}  # configs/: data, no floor of its own
+    for folder, pkg in sorted(roots.items(), key=lambda kv: len(kv[1]), reverse=True):
+        if module == pkg or module.startswith(pkg + "."):
+            return folder
+    return None
+
+
+def test_no_relative_import_climbs_out_of_its_folder():
+    """``from ..games.cribbage import scoring`` in agents/ resolves only once installed (agents/ is
+    muggins_env.agents): a reader and an editor would look for ``agents/../games``."""
+    wrong = []
+    for path in [*_sources(), *sorted((ROOT / "configs").rglob("*.py"))]:
+        rel = path.relative_to(ROOT)
+        for line, target in _imports(path, relative_only=True):
+            if _folder_of(target) != rel.parts[0]:
+                wrong.append(f"{rel.as_posix()}:{line} reaches {target} in {_folder_of(target)}/")
+    assert not wrong, "relative imports out of their folder:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize("folder", ["agents", "play", "train", "eval", "configs"])
+def test_the_folders_installed_as_muggins_env_import_by_absolute_names(folder):
+    relative = [f"{p.relative_to(ROOT).as_posix()}:{line} imports {target}"
+                for p in sorted((ROOT / folder).rglob("*.py")) for line, target in _imports(p, relative_only=True)]
+    assert not relative, "use the absolute muggins_env.… name:\n" + "\n".join(relative)
 
 
 def test_no_import_cycle_between_modules_of_the_agents():
@@ -144,7 +166,7 @@ for name in muggins_env.ENV_NAMES:
 above = lambda *floors: sorted(m for m in sys.modules if m.split(".")[:2][-1] in floors and m.startswith("muggins_env."))
 assert not above("agents", "play", "eval", "train"), above("agents", "play", "eval", "train")
 from muggins_env.wrappers import SeatEnv
-env = SeatEnv("cribbage_v0", opponents="heuristic", seed=1)  # a spec: the agents' factory, by entry point
+env = SeatEnv("cribbage_v0", opponents="heuristic", seed=1)  # a spec: the agents' factory, by its lazy import
 env.reset(seed=1)
 import muggins_env.agents, muggins_env.agents.zoo, muggins_env.agents.ppo, muggins_env.agents.search
 muggins_env.agents.make_agent("zoo:cribbage_v0", "cribbage_v0", {"num_players": 2})
@@ -158,68 +180,6 @@ print("ok")
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
 
 
-def _public(module) -> list[str]:
-    return [a for a in vars(module) if not a.startswith("__")]
-
-
-@pytest.mark.parametrize("old", sorted(MOVED_MODULES))
-def test_an_old_module_path_warns_and_is_the_new_module(old):
-    new = importlib.import_module(MOVED_MODULES[old])
-    sys.modules.pop(old, None)  # as on a first import
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
-        module = importlib.import_module(old)
-    moved = [w for w in seen if issubclass(w.category, DeprecationWarning) and old in str(w.message)]
-    assert moved and MOVED_MODULES[old] in str(moved[0].message)
-    assert module is new and sys.modules[old] is new
-    parent, _, child = old.rpartition(".")
-    assert getattr(sys.modules[parent], child) is new
-    assert all(getattr(module, a) is getattr(new, a) for a in _public(new))
-
-
-@pytest.mark.parametrize("old", sorted(MOVED_PACKAGES))
-def test_an_old_package_path_warns_and_hands_out_the_new_objects(old):
-    new = importlib.import_module(MOVED_PACKAGES[old])
-    for name in [m for m in sys.modules if m == old or m.startswith(old + ".")]:
-        sys.modules.pop(name)
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
-        package = importlib.import_module(old)
-        first = next(m for m in MOVED_MODULES if m.startswith(old + "."))
-        submodule = importlib.import_module(first)
-    messages = [str(w.message) for w in seen if issubclass(w.category, DeprecationWarning)]
-    assert any(old in m and MOVED_PACKAGES[old] in m for m in messages)
-    assert any(first in m for m in messages)
-    assert submodule is importlib.import_module(MOVED_MODULES[first])
-    assert getattr(package, first.rpartition(".")[2]) is submodule
-    assert all(getattr(package, a) is getattr(new, a) for a in _public(new))
-
-
-def test_the_old_names_used_in_code_give_the_same_objects():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        from muggins_env.play.session import GameSession
-        from muggins_env.play.web.app import create_app
-        from muggins_env.play.web.tables import Table
-
-        from muggins_env.session import GameSession as OldSession
-        from muggins_env.web.app import create_app as old_create_app
-        from muggins_env.web.tables import Table as OldTable
-        from muggins_env.zoo import list_models
-    assert OldSession is GameSession and old_create_app is create_app and OldTable is Table
-    assert list_models() and "cribbage_v0" in list_models()
-
-
-@pytest.mark.parametrize("module", ["muggins_env.demo", "muggins_env.web.cli", "muggins_env.tui.play",
-                                    "muggins_env.tui.replay"])
-def test_python_dash_m_of_an_old_path_still_runs_the_command(module):
-    done = subprocess.run([sys.executable, "-m", module, "--help"], check=False, capture_output=True, text=True, timeout=120,
-                          cwd=ROOT / "tests")
-    new = MOVED_MODULES[module]
-    assert done.returncode == 0 and done.stdout.startswith("usage: muggins-"), done.stderr
-    assert "DeprecationWarning" in done.stderr and new in done.stderr and "Traceback" not in done.stderr
-
-
 def test_the_package_data_moved_with_the_code():
     zoo = importlib.resources.files("muggins_env.agents.zoo")
     assert zoo.joinpath("cribbage_v0", "default", "model.npz").is_file()
@@ -228,9 +188,23 @@ def test_the_package_data_moved_with_the_code():
     assert not (ROOT / "muggins_env" / "web" / "static").exists() and not (ROOT / "muggins_env" / "zoo" / "cribbage_v0").exists()
 
 
-def test_the_core_finds_the_agents_factory_by_entry_point():
-    from muggins_env import agents, wrappers
+def test_the_deprecated_aliases_of_old_paths_are_gone():
+    for old in ("muggins_env/_moved.py", "muggins_env/session.py", "muggins_env/demo.py", "muggins_env/tui",
+                "muggins_env/web", "muggins_env/zoo"):
+        assert not (ROOT / old).exists(), old
+    for old in ("muggins_env.session", "muggins_env.tui", "muggins_env.web.app", "muggins_env.zoo"):
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(old)
 
-    wrappers.agent_factory.cache_clear()
-    assert wrappers.agent_factory() is agents.make_agent
-    assert type(wrappers.make_spec_agent("heuristic", "cribbage_v0", {})).__module__.startswith("muggins_env.agents.")
+
+def test_the_core_makes_spec_agents_by_the_agents_factory(monkeypatch):
+    from muggins_env.agents import factory
+
+    from muggins_env import wrappers
+
+    made = []
+    real = factory.make_agent
+    monkeypatch.setattr(factory, "make_agent", lambda *a: made.append(a) or real(*a))
+    agent = wrappers.make_spec_agent("heuristic", "cribbage_v0", {})
+    assert made == [("heuristic", "cribbage_v0", {})]
+    assert type(agent).__module__ == "muggins_env.agents.heuristic_cribbage"

@@ -41,10 +41,9 @@ from typing import Any
 import numpy as np
 from muggins_env.agents import make_game
 from muggins_env.agents.features import make_features
+from muggins_env.train.pool import OpponentPool
 
 from muggins_env.wrappers import SeatEnv, make_spec_agent
-
-from .pool import OpponentPool
 
 
 def _teacher_info(env: SeatEnv, teacher: Any, mask: np.ndarray) -> Any:
