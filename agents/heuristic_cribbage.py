@@ -162,38 +162,16 @@ def _answers(ranks: tuple[int, ...], count: int) -> tuple[tuple[int, int], ...]:
     return hit
 
 
-def lay_arithmetic(ctx: tuple, card: int) -> tuple[float, float, int]:
-    """(points laying ``card`` scores now, the last card included; the expected points of the
-    next player's best answer -- each unseen rank weighted by the chance the next player holds
-    it, the best answer first; the count after it)."""
-    ranks, count, unseen_rank, total_unseen, h, cards_left = ctx
-    new_ranks = (*ranks, RANK_LIST[card])
-    new_count = count + VALUE[card]
-    pts = play_points_fast(new_ranks, new_count)
-    if cards_left == 1 and new_count != 31:
-        pts += 1  # the last card
-    risk = 0.0
-    if h and new_count < 31:
-        answers = []
-        for p_pts, r in _answers(new_ranks, new_count):
-            if unseen_rank[r]:
-                answers.append((p_pts, 1.0 - (1.0 - unseen_rank[r] / total_unseen) ** h))
-        miss = 1.0
-        for p_pts, p in sorted(answers, reverse=True):  # the best answer first
-            risk += miss * p * p_pts
-            miss *= 1.0 - p
-    return float(pts), risk, new_count
-
-
-# -- the search rollouts' fast path (the same moves as ``choose`` on the view) --------------------------
-#: (ranks laid since the reset, count) -> (points of the last of them, the answers after them)
+#: (ranks laid since the reset, count) -> (points of the last of them, the answers after them);
+#: the search rollouts revisit the same short series constantly
 _LAY_TERMS: dict[tuple, tuple] = {}
 
 
-def _lay_value(ranks: tuple, count: int, unseen_rank: list, total_unseen: int, h: int, cards_left: int,
-               card: int, lowball: bool) -> float:
-    """``play_values``'s value of laying ``card`` (``lay_arithmetic`` then the danger and tie
-    terms), with the points and the answers of the new series memoised: the same floats."""
+def lay_arithmetic(ctx: tuple, card: int, with_risk: bool = True) -> tuple[float, float, int]:
+    """(points laying ``card`` scores now, the last card included; the expected points of the
+    next player's best answer -- each unseen rank weighted by the chance the next player holds
+    it, the best answer first (0.0 without ``with_risk``); the count after it)."""
+    ranks, count, unseen_rank, total_unseen, h, cards_left = ctx
     new_ranks = (*ranks, RANK_LIST[card])
     new_count = count + VALUE[card]
     key = (new_ranks, new_count)
@@ -206,21 +184,30 @@ def _lay_value(ranks: tuple, count: int, unseen_rank: list, total_unseen: int, h
     pts = terms[0]
     if cards_left == 1 and new_count != 31:
         pts += 1  # the last card
-    if lowball:
-        return -float(pts) + LOWBALL_TIE * VALUE[card]
     risk = 0.0
-    if h and new_count < 31:
+    if with_risk and h and new_count < 31:
         answers = [(p_pts, 1.0 - (1.0 - unseen_rank[r] / total_unseen) ** h) for p_pts, r in terms[1]
                    if unseen_rank[r]]
-        if answers:
-            miss = 1.0
-            for p_pts, p in sorted(answers, reverse=True):  # the best answer first
-                risk += miss * p * p_pts
-                miss *= 1.0 - p
+        miss = 1.0
+        for p_pts, p in sorted(answers, reverse=True):  # the best answer first
+            risk += miss * p * p_pts
+            miss *= 1.0 - p
+    return float(pts), risk, new_count
+
+
+def lay_value(ctx: tuple, card: int, lowball: bool) -> float:
+    """The heuristic's value of laying ``card`` in the play context ``ctx`` (``play_context``):
+    its points less the next player's expected answer, a penalty for leaving a count the next
+    player may make 15 or 31 on, a small tie term that lays the higher card; in lowball, the
+    fewest points (ties: the lower card)."""
+    pts, risk, new_count = lay_arithmetic(ctx, card, with_risk=not lowball)
+    if lowball:
+        return -pts + LOWBALL_TIE * VALUE[card]
     danger = DANGER_PENALTY if new_count in DANGER_COUNTS else 0.0
-    return float(pts) - risk - danger + 0.01 * VALUE[card]
+    return pts - risk - danger + 0.01 * VALUE[card]
 
 
+# -- the search rollouts' lay-away (the same lay-away as ``choose`` on the view) -------------------------
 _RANK0 = np.array([r - 1 for r in RANK_LIST], dtype=np.int64)
 _SUIT = np.array([s for s in _scoring.SUIT_LIST], dtype=np.int64)
 _SUIT_JACK_BITS4 = _scoring._SUIT_JACK_BITS.astype(np.int64) * 4  # the flush/nobs index, shifted
@@ -302,12 +289,7 @@ class CribbageHeuristic(HeuristicBase):
             if a == GO:
                 out.append((-100.0, a))
                 continue
-            pts, risk, new_count = lay_arithmetic(ctx, a)
-            if self.lowball:
-                out.append((-pts + LOWBALL_TIE * VALUE[a], a))
-                continue
-            danger = DANGER_PENALTY if new_count in DANGER_COUNTS else 0.0
-            out.append((pts - risk - danger + 0.01 * VALUE[a], a))
+            out.append((lay_value(ctx, a, self.lowball), a))
         return out
 
     # -- decisions ------------------------------------------------------------------------------------
@@ -397,15 +379,15 @@ class CribbageHeuristic(HeuristicBase):
             return hit
         # a card's value depends on its rank only: kept per (context, rank) for other hands
         lays = self._lays
-        ctx = None
+        ctx = None  # play_context's tuple, once a value is not in the cache
         best = None
         for a in legal:
             r = RANK_LIST[a]
             v = lays.get((ctx_key, r))
             if v is None:
                 if ctx is None:
-                    ctx = max(1, sum(unseen_rank))
-                v = _lay_value(ranks, state.count, unseen_rank, ctx, h, cards_left, a, self.lowball)
+                    ctx = (ranks, state.count, unseen_rank, max(1, sum(unseen_rank)), h, cards_left)
+                v = lay_value(ctx, a, self.lowball)
                 if len(lays) >= _MEMO_MAX:
                     lays.clear()
                 lays[(ctx_key, r)] = v
