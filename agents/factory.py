@@ -3,7 +3,7 @@
 
 The specs and the agent protocol are documented in ``muggins_env.agents`` (the package's
 docstring), which re-exports every public name here. The core (``muggins_env.wrappers``) reaches
-``make_agent`` through one lazy import of this module (tests/test_layers.py names it).
+``make_agent`` through one lazy import of this module (tests/package/test_layers.py names it).
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ policy is any agent spec that plays from observations (``zoo:...``, ``ppo:...``,
 Without ``policy`` the agent is exactly the plain ``search:N``.
 
 Speed (exactly the decisions and values of the plain loop, ``benchmarks/search_reference.py``
-keeps it; ``benchmarks/bench_search.py`` times both, ``tests/test_search_fast.py`` compares
+keeps it; ``benchmarks/bench_search.py`` times both, ``tests/equivalence/test_search.py`` compares
 them): each world's two random streams (the rollouts' ``default_rng(seed)`` and the world's
 later chance) are one reused generator each, seeded at most once per world (by
 ``pcg64_seeded_state``, numpy's seeding without its overhead) and only if a rollout draws; the
@@ -101,7 +101,7 @@ def _policy_scores(policy: Any, observation, mask: np.ndarray, view: dict) -> np
 # The search seeds two streams per world; numpy spends ~20 us building a SeedSequence each time.
 # This is the same computation (SeedSequence's hash mixing of the seed's 32-bit words into a
 # pool of 4, its generate_state(4, uint64), then PCG64's set_seed: two steps of the 128-bit
-# LCG), for seeds below 2**64 (tests/test_search_fast.py checks it against numpy).
+# LCG), for seeds below 2**64 (tests/equivalence/test_search.py checks it against numpy).
 _M32 = 0xFFFFFFFF
 _M128 = (1 << 128) - 1
 _PCG_MULT = 0x2360ED051FC65DA44385DF649FCCF645

@@ -120,7 +120,7 @@ def fixed_opponents(agent: Agent) -> OpponentSampler:
 
 def make_spec_agent(spec: str, game_id: str, options: dict) -> Agent:
     """An agent from a spec (``heuristic``, ``search:200``, ``zoo:cribbage_v0``, ...), by the agents' factory."""
-    # the one import of the core that names the floor above it (tests/test_layers.py allows exactly
+    # the one import of the core that names the floor above it (tests/package/test_layers.py allows exactly
     # this one): lazily, so the rules and the env load without the agents
     from muggins_env.agents.factory import make_agent
 
