@@ -13,6 +13,8 @@ from typing import Any
 
 from muggins_env.agents.base import Agent, HeuristicBase, RandomAgent
 
+from muggins_env.env import ADAPTER_OPTIONS
+
 AGENT_KINDS = ("random", "heuristic", "search", "ppo", "rllib", "zoo", "best", "openspiel", "llm")
 
 #: game id -> "module:Heuristic[:Evaluator]" (modules of this package, imported lazily)
@@ -23,12 +25,9 @@ HEURISTICS = {
     "michigan_v0": "heuristic_michigan:MichiganHeuristic:MichiganEvaluator",
 }
 
-#: adapter options that are not game options
-_ADAPTER_OPTIONS = ("skip_forced", "render_mode", "readable_infos")
-
-
 def game_options(options: dict | None) -> dict:
-    return {k: v for k, v in (options or {}).items() if k not in _ADAPTER_OPTIONS}
+    """``options`` without the adapter's own (``muggins_env.env.ADAPTER_OPTIONS``): the game's."""
+    return {k: v for k, v in (options or {}).items() if k not in ADAPTER_OPTIONS}
 
 
 def make_game(game_id: str, options: dict | None = None) -> Any:

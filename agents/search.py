@@ -63,6 +63,8 @@ from typing import Any
 import numpy as np
 from muggins_env.agents.base import legal_of, player_view, state_sampler
 
+from muggins_env.decision import agent_action
+
 #: values of the search settings that name a choice
 ROLLOUTS = ("heuristic", "policy")
 PRIORS = ("heuristic", "policy", "hybrid")
@@ -264,17 +266,13 @@ class _RolloutPolicy:
 
     def __init__(self, agent: Any) -> None:
         self.agent = agent
-        self.needs_view = bool(getattr(agent, "needs_info", True))
 
     def act_on_state(self, state: Any, rng: np.random.Generator) -> int:
         mask = state.legal_actions_mask()
         legal = mask.nonzero()[0]
         if len(legal) == 1:
             return int(legal[0])
-        p = state.current_player()
-        view = state.public_view(p) if self.needs_view else None
-        info = {"view": view, "action_mask": mask, "seat": p} if view is not None else None
-        a = int(self.agent.act(state.observation(p), mask.copy(), rng, info))
+        a = int(agent_action(self.agent, state, state.current_player(), mask.copy(), rng, bare_view=False))
         if not 0 <= a < len(mask) or not mask[a]:  # a policy must never make an illegal move
             raise AssertionError(f"rollout policy {getattr(self.agent, 'name', self.agent)!r} chose illegal "
                                  f"action {a}; legal {legal.tolist()}")

@@ -35,14 +35,16 @@ rewards and masks gathered into preallocated arrays; it implements SB3's ``VecEn
 ``infos[i]["terminal_observation"]`` as SB3 expects.
 
 Opponents implement the agent protocol of ``muggins_env.agents.base``:
-``act(observation, action_mask, rng, info=None) -> int``; ``info`` is ``state.public_view(p)``
-(None when the agent's ``needs_info`` is False, which saves building it), or, for an agent with
-``needs_sampler``, ``{"view", "action_mask", "resample"}`` where ``resample(rng)`` is
-``state.resample_hidden(p, rng)``; an agent's ``reset()``, if any, is called before each episode;
-an agent with ``needs_observation = False`` gets ``None`` for the observation (which saves
-building it); an agent with ``needs_text`` (a language-model player) gets ``info["text"]``, the
-decision in words from its seat's view (``muggins_env.text_view``; the env then keeps every
-seat's move history as that seat saw it). Moves are validated once, by the game's ``apply`` (the kernel's guard).
+``act(observation, action_mask, rng, info=None) -> int``, given what ``muggins_env.decision``
+builds for every harness: ``info`` is ``state.public_view(p)`` (None when the agent's
+``needs_info`` is False, which saves building it), or, for an agent with ``needs_sampler``,
+``{"view", "action_mask", "seat", "phase", "resample"}`` where ``resample(rng)`` is
+``state.resample_hidden(p, rng)``; an agent with ``needs_observation = False`` gets ``None``
+for the observation (which saves building it); an agent with ``needs_text`` (a language-model
+player) gets ``info["text"]``, the decision in words from its seat's view
+(``muggins_env.text_view``; the env then keeps every seat's move history as that seat saw it).
+An agent's ``reset()``, if any, is called before each episode. Moves are validated once, by the
+game's ``apply`` (the kernel's guard).
 """
 
 from __future__ import annotations
@@ -54,10 +56,12 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from .decision import agent_action
 from .env import check_reset_options, check_seed
 from .kernel.game import Game, IllegalActionError, State
 from .kernel.options import plain
-from .text_view import HistoryKeeper, text_view
+from .kernel.seeds import game_seed
+from .text_view import HistoryKeeper
 
 
 class Agent(Protocol):  # the shape SeatEnv relies on (the agents package defines the real one)
@@ -76,25 +80,6 @@ class UniformRandomAgent:
     def act(self, observation, action_mask, rng, info=None) -> int:
         legal = np.flatnonzero(action_mask)
         return int(legal[rng.integers(len(legal))])
-
-
-def agent_action(agent: Agent, state: State, p: int, mask: np.ndarray, rng: np.random.Generator,
-                 history: Sequence[tuple[int, str]] | None = None) -> int:
-    """What ``agent`` plays in seat ``p`` of ``state``: it gets only what it declares it needs
-    (observation, readable view, the sampler of determinised states, or, with ``needs_text``,
-    ``info["text"]``: ``text_view(state, p, history)``, the decision in words from seat ``p``'s
-    view, ``history`` the moves as ``p`` saw them; see the module docstring)."""
-    needs_text = getattr(agent, "needs_text", False)
-    if getattr(agent, "needs_sampler", False) or needs_text:
-        info = {"view": state.public_view(p), "action_mask": mask}
-        if getattr(agent, "needs_sampler", False):
-            info["resample"] = lambda rng, s=state, q=p: s.resample_hidden(q, rng)
-        if needs_text:
-            info["text"] = text_view(state, p, history or ())
-    else:
-        info = state.public_view(p) if getattr(agent, "needs_info", True) else None
-    obs = state.observation(p) if getattr(agent, "needs_observation", True) else None
-    return agent.act(obs, mask, rng, info)
 
 
 #: reset gives up after this many episodes in a row without a learner decision
@@ -260,7 +245,7 @@ class SeatEnv(gym.Env):
         for _ in range(MAX_SKIPPED_IN_A_ROW):
             learner = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(n))
             lineup = self.sample_opponents(rng, learner, n)
-            state = self.game.new_initial_state(seed=int(rng.integers(2**63 - 1)), deal=deal)
+            state = self.game.new_initial_state(seed=game_seed(rng), deal=deal)
             self.learner, self.lineup, self.state = learner, lineup, state
             self._illegal_end = False
             self._history = (HistoryKeeper(n) if any(getattr(a, "needs_text", False) for a in lineup.values())
