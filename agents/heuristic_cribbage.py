@@ -4,8 +4,8 @@ Strategy (what a good player does; the contract of the issue):
 - Lay away (discard phase, one card per action): the cards (two with 2 players, one with 3-4)
   that maximise E[show value of the four kept cards over every possible starter] + E[crib]
   when dealing (own side's crib: the dealer's partner too) and - E[crib] when not. The hand
-  term averages over every card the player has not seen (the batch scorer of the game,
-  ``games.cribbage.scoring.score_hands_batch``, scores all lay-aways x starters in one call);
+  term averages over every card the player has not seen (``show_scores``: the game's scoring
+  tables over all lay-aways x starters in one call);
   the crib term completes the crib with cards drawn from the unseen ones (``crib_samples``
   random completions + starter, the same ones for every choice, scored in one batch call).
   The second card of a two-card lay-away completes the best pair given the first.
@@ -48,7 +48,7 @@ from muggins_env.games.cribbage.rules import (
     PLAY,
     RESPOND,
 )
-from muggins_env.games.cribbage.scoring import fast_score, play_points_fast, score_hands_batch
+from muggins_env.games.cribbage.scoring import fast_score, play_points_fast
 from muggins_env.kernel.cards import RANK_LIST, format_card
 
 VALUE = [min(r, 10) for r in RANK_LIST]
@@ -70,31 +70,44 @@ def discard_values(cards: Sequence[int], discards: int, dealer: bool, crib_sampl
                    laid: Sequence[int] = ()) -> list[tuple[float, tuple[int, ...]]]:
     """(value, cards laid away) for every way to lay ``discards`` of ``cards`` away:
     E[hand over every unseen starter] + E[crib] (dealer) or - E[crib] (not), through the
-    game's batch scorer. ``known``: other cards the player has seen (never the starter or in
+    game's scoring tables. ``known``: other cards the player has seen (never the starter or in
     the crib); ``laid``: own cards already in the crib."""
     rng = rng if rng is not None else np.random.default_rng(0)
     cards = [int(c) for c in cards]
     laid = [int(c) for c in laid]
+    unseen, aways, hand_ev, need, _, own_keys = keep_terms(cards, discards, laid, known)
+    crib_ev = [0.0] * len(aways)
+    if crib_samples and need >= 0:
+        means = crib_means(sorted(cards + laid), unseen, need, int(crib_samples), rng)
+        crib_ev = [means[k] for k in own_keys]
+    sign = 1.0 if dealer else -1.0
+    return [(h + sign * c, away) for h, c, away in zip(hand_ev, crib_ev, aways)]
+
+
+def keep_terms(cards: list[int], discards: int, laid: list[int], known: Sequence[int]) -> tuple:
+    """The deterministic part of ``discard_values``: the unseen cards, the lay-aways, the
+    hand term of each (E[hand] over every unseen starter, as Python floats), the cards the crib
+    still needs, the seen cards and each lay-away's own crib cards (sorted)."""
     seen = set(cards) | set(laid) | {int(c) for c in known}
     unseen = np.array([c for c in range(52) if c not in seen], dtype=np.int32)
     aways = list(combinations(sorted(cards), discards))
     keeps = np.array([[c for c in cards if c not in away] for away in aways], dtype=np.int32)
-    k, s = len(aways), len(unseen)
-    hand_ev = score_hands_batch(np.repeat(keeps, s, axis=0), np.tile(unseen, k), False
-                                ).reshape(k, s).mean(axis=1)
-    crib_ev = np.zeros(k)
+    hand_ev = show_scores(keeps, unseen[:, None], False).mean(axis=1)  # every keep x every starter
     need = 4 - discards - len(laid)  # crib cards from the others (and the pack with 3 players)
-    if crib_samples and need >= 0:
-        m = int(crib_samples)
-        # m random completions (need cards + the starter) from the unseen cards, shared by all choices
-        picks = np.argsort(rng.random((m, s)), axis=1)[:, :need + 1]
-        fill = unseen[picks]  # (m, need + 1)
-        own = np.array([list(away) + laid for away in aways], dtype=np.int32)  # (k, 4 - need)
-        cribs = np.concatenate([np.repeat(own, m, axis=0), np.tile(fill[:, :need], (k, 1))], axis=1)
-        starters = np.tile(fill[:, need], k)
-        crib_ev = score_hands_batch(cribs, starters, True).reshape(k, m).mean(axis=1)
-    sign = 1.0 if dealer else -1.0
-    return [(float(h + sign * c), away) for h, c, away in zip(hand_ev, crib_ev, aways)]
+    own_keys = [tuple(sorted(away + tuple(laid))) for away in aways]  # a crib's score ignores order
+    return unseen, aways, hand_ev.tolist(), need, tuple(sorted(seen)), own_keys
+
+
+def crib_means(pool: list[int], unseen: np.ndarray, need: int, m: int, rng: np.random.Generator) -> dict:
+    """E[crib] of every own part of a crib (each ``4 - need`` cards of the sorted ``pool``, the
+    player's cards and what it laid already) over ``m`` random completions (``need`` cards and
+    the starter) drawn from the unseen cards with ``rng``, shared by all parts."""
+    picks = np.argsort(rng.random((m, len(unseen))), axis=1)[:, :need + 1]
+    fill = unseen[picks]  # (m, need + 1)
+    owns = list(combinations(pool, 4 - need))
+    means = crib_scores(np.array(owns, dtype=np.int32).reshape(len(owns), 4 - need), fill
+                        ).sum(axis=1, dtype=np.float64) / m  # = .mean(axis=1): exact sums
+    return dict(zip(owns, means.tolist()))
 
 
 def best_discard(cards: Sequence[int], discards: int, dealer: bool, **kw) -> tuple[int, ...]:
@@ -416,7 +429,7 @@ class CribbageHeuristic(HeuristicBase):
         if base is None:
             if len(self._keeps) >= _ARRAY_MEMO_MAX:
                 self._keeps.clear()
-            base = self._keeps[key] = self._keep_terms(cards, todo, laid, known)
+            base = self._keeps[key] = keep_terms(cards, todo, laid, known)
         unseen, aways, hand_ev, need, seen_key, own_keys = base
         m = int(self.crib_samples) if self.crib_samples else 0
         if not (m and need >= 0):
@@ -448,14 +461,10 @@ class CribbageHeuristic(HeuristicBase):
         fkey = (tuple(sorted(cards + laid)), seen_key, need, m, stream)
         fills = self._fills.get(fkey)
         if fills is None:
-            picks = np.argsort(rng.random((m, s)), axis=1)[:, :need + 1]
-            fill = unseen[picks]
             # every own part of a crib that keeps these cards seen (each lay-away of each
-            # candidate of the world), scored in one call; a crib's score ignores the order
-            owns = list(combinations(sorted(cards + laid), 4 - need))
-            means = crib_scores(np.array(owns, dtype=np.int32).reshape(len(owns), 4 - need), fill
-                                ).sum(axis=1, dtype=np.float64) / m  # = .mean(axis=1): exact sums
-            fills = (bits.state if bits is not None else None, dict(zip(owns, means.tolist())))
+            # candidate of the world), scored in one call
+            means = crib_means(sorted(cards + laid), unseen, need, m, rng)
+            fills = (bits.state if bits is not None else None, means)
             if len(self._fills) >= _ARRAY_MEMO_MAX:
                 self._fills.clear()
             self._fills[fkey] = fills
@@ -470,22 +479,6 @@ class CribbageHeuristic(HeuristicBase):
             self._discards.clear()
         self._discards[mkey] = (choice, after)
         return choice
-
-    @staticmethod
-    def _keep_terms(cards: list[int], discards: int, laid: list[int], known: list[int]) -> tuple:
-        """The deterministic part of ``discard_values``: the unseen cards, the lay-aways, the
-        hand term of each, the cards the crib still needs, the seen cards and each lay-away's own
-        crib cards (sorted)."""
-        seen = set(cards) | set(laid) | {int(c) for c in known}
-        unseen = np.array([c for c in range(52) if c not in seen], dtype=np.int32)
-        aways = list(combinations(sorted(cards), discards))
-        keeps = np.array([[c for c in cards if c not in away] for away in aways], dtype=np.int32)
-        # discard_values' score_hands_batch over keeps x unseen starters, broadcast: the same ints
-        hand_ev = show_scores(keeps, unseen[:, None], False).mean(axis=1)
-        need = 4 - discards - len(laid)
-        own_keys = [tuple(sorted(away + tuple(laid))) for away in aways]  # a crib's score ignores order
-        # as Python floats: the same doubles, cheaper arithmetic in _best_away
-        return unseen, aways, hand_ev.tolist(), need, tuple(sorted(seen)), own_keys
 
     def _best_away(self, hand_ev, crib_ev, aways, dealer: bool) -> int:
         sign = 1.0 if dealer else -1.0
