@@ -133,7 +133,7 @@ def scripted():
 
 def _decide(agent, env_id="cribbage_v0", seed=3, options=None):
     from muggins_env import game_class
-    from muggins_env.wrappers import agent_action
+    from muggins_env.decision import agent_action
 
     state = game_class(env_id)(**(options or {"num_players": 2})).new_initial_state(seed=seed)
     p = state.current_player()
@@ -389,7 +389,7 @@ def test_structured_output_answers_a_legal_move(local_model):
     """schema=true: llama-cpp-python refuses OpenAI's json_schema form, the agent switches to its
     json_object form, and the grammar makes the answer one of the legal moves."""
     from muggins_env import game_class
-    from muggins_env.wrappers import agent_action
+    from muggins_env.decision import agent_action
 
     agent = make_agent(f"llm:model=smollm2,base_url={local_model},schema=true,timeout=120,max_tokens=16,"
                        "history=4,http_retries=0", "cribbage_v0", {"num_players": 2})
