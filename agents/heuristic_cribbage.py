@@ -4,8 +4,8 @@ Strategy (what a good player does; the contract of the issue):
 - Lay away (discard phase, one card per action): the cards (two with 2 players, one with 3-4)
   that maximise E[show value of the four kept cards over every possible starter] + E[crib]
   when dealing (own side's crib: the dealer's partner too) and - E[crib] when not. The hand
-  term averages over every card the player has not seen (``show_scores``: the game's scoring
-  tables over all lay-aways x starters in one call);
+  term averages over every card the player has not seen (the game's ``score_shows`` scores all
+  lay-aways x starters in one call);
   the crib term completes the crib with cards drawn from the unseen ones (``crib_samples``
   random completions + starter, the same ones for every choice, scored in one batch call).
   The second card of a two-card lay-away completes the best pair given the first.
@@ -36,7 +36,6 @@ from itertools import combinations
 import numpy as np
 from muggins_env.agents.base import HeuristicBase
 
-from muggins_env.games.cribbage import scoring as _scoring
 from muggins_env.games.cribbage.rules import (
     ACCEPT,
     ANNOUNCE,
@@ -48,7 +47,7 @@ from muggins_env.games.cribbage.rules import (
     PLAY,
     RESPOND,
 )
-from muggins_env.games.cribbage.scoring import fast_score, play_points_fast
+from muggins_env.games.cribbage.scoring import fast_score, play_points_fast, score_shows
 from muggins_env.kernel.cards import RANK_LIST, format_card
 
 VALUE = [min(r, 10) for r in RANK_LIST]
@@ -92,7 +91,7 @@ def keep_terms(cards: list[int], discards: int, laid: list[int], known: Sequence
     unseen = np.array([c for c in range(52) if c not in seen], dtype=np.int32)
     aways = list(combinations(sorted(cards), discards))
     keeps = np.array([[c for c in cards if c not in away] for away in aways], dtype=np.int32)
-    hand_ev = show_scores(keeps, unseen[:, None], False).mean(axis=1)  # every keep x every starter
+    hand_ev = score_shows(keeps, unseen[:, None], False).mean(axis=1)  # every keep x every starter
     need = 4 - discards - len(laid)  # crib cards from the others (and the pack with 3 players)
     own_keys = [tuple(sorted(away + tuple(laid))) for away in aways]  # a crib's score ignores order
     return unseen, aways, hand_ev.tolist(), need, tuple(sorted(seen)), own_keys
@@ -221,47 +220,14 @@ def lay_value(ctx: tuple, card: int, lowball: bool) -> float:
 
 
 # -- the search rollouts' lay-away (the same lay-away as ``choose`` on the view) -------------------------
-_RANK0 = np.array([r - 1 for r in RANK_LIST], dtype=np.int64)
-_SUIT = np.array([s for s in _scoring.SUIT_LIST], dtype=np.int64)
-_SUIT_JACK_BITS4 = _scoring._SUIT_JACK_BITS.astype(np.int64) * 4  # the flush/nobs index, shifted
-_MULTISET4_13 = _scoring._MULTISET4.astype(np.int64) * 13
-_HAND_STARTER_FLAT = _scoring._HAND_STARTER_FLAT
-_SUIT_POINTS = {crib: _scoring._SUIT_POINTS[crib] for crib in (False, True)}
 #: entries a cache holds before it starts afresh (the lay-away caches hold arrays: fewer)
 _MEMO_MAX = 1 << 15
 _ARRAY_MEMO_MAX = 1 << 11
 
 
-def show_scores(own: np.ndarray, fill: np.ndarray, crib: bool = True) -> np.ndarray:
-    """``score_hands_batch`` of every show ``own[i] + fill[t, :-1]`` with starter ``fill[t, -1]``
-    as a (len(own), len(fill)) int16 array: the batch scorer's tables, broadcast instead of
-    built row by row (``own``: (k, o) card ids, ``fill``: (m, 5 - o)). The (OR of the suit/jack
-    bits) * 4 + starter suit index of the flush/nobs table is the OR of the parts' bits * 4 and
-    the starter's suit (the suit takes the two low bits)."""
-    need = fill.shape[1] - 1
-    r_own = _RANK0[own]
-    key_own = r_own[:, 0]
-    for j in range(1, own.shape[1]):
-        key_own = key_own * 13 + r_own[:, j]
-    starter = fill[:, need]
-    suit_fill = _SUIT[starter]
-    if need:
-        r_fill = _RANK0[fill[:, :need]]
-        key_fill = r_fill[:, 0]
-        for j in range(1, need):
-            key_fill = key_fill * 13 + r_fill[:, j]
-        suit_fill = suit_fill | np.bitwise_or.reduce(_SUIT_JACK_BITS4[fill[:, :need]], axis=1)
-        key4 = (key_own * 13 ** need)[:, None] + key_fill[None, :]
-    else:
-        key4 = np.broadcast_to(key_own[:, None], (len(own), len(fill)))
-    total = _HAND_STARTER_FLAT[_MULTISET4_13[key4] + _RANK0[starter][None, :]]
-    bits = np.bitwise_or.reduce(_SUIT_JACK_BITS4[own], axis=1)[:, None] | suit_fill[None, :]
-    return total + _SUIT_POINTS[bool(crib)][bits]
-
-
 def crib_scores(own: np.ndarray, fill: np.ndarray) -> np.ndarray:
-    """The crib scores of ``show_scores``."""
-    return show_scores(own, fill, True)
+    """The crib scores of ``score_shows`` (the game's broadcast scorer)."""
+    return score_shows(own, fill, True)
 
 
 class CribbageHeuristic(HeuristicBase):

@@ -150,9 +150,7 @@ def test_a_stream_is_a_fresh_seeded_generator_in_every_rollout():
 
 
 def test_show_scores_is_the_batch_scorer():
-    from muggins_env.agents.heuristic_cribbage import show_scores
-
-    from muggins_env.games.cribbage.scoring import score_hands_batch
+    from muggins_env.games.cribbage.scoring import score_hands_batch, score_shows
 
     rng = np.random.default_rng(3)
     for crib in (True, False):
@@ -163,7 +161,7 @@ def test_show_scores_is_the_batch_scorer():
                 own = np.array([cards[i * own_n:(i + 1) * own_n] for i in range(k)], dtype=np.int32)
                 rest = cards[k * own_n:]
                 fill = np.array([rng.choice(rest, 5 - own_n, replace=False) for _ in range(m)], dtype=np.int32)
-                got = show_scores(own, fill, crib)
+                got = score_shows(own, fill, crib)
                 hands = np.concatenate([np.repeat(own, m, axis=0), np.tile(fill[:, :-1], (k, 1))], axis=1)
                 want = score_hands_batch(hands, np.tile(fill[:, -1], k), crib).reshape(k, m)
                 assert got.dtype == want.dtype and (got == want).all()
