@@ -34,8 +34,7 @@ COMMANDS = {
 }
 #: ``python -m`` forms of the commands
 MODULES = {"muggins_env.play.demo": "muggins-demo", "muggins_env.eval": "muggins-eval",
-           "muggins_env.train": "muggins-train",
-           "muggins_env.demo": "muggins-demo"}  # the old path (deprecated alias of muggins_env.play.demo)
+           "muggins_env.train": "muggins-train"}
 DIST = "muggins-env"
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ..kernel.cards import RANK_LIST
+from muggins_env.kernel.cards import RANK_LIST
 
 #: the names a training config may give under ``features``
 FEATURE_SETS = ("none", "derived", "hinted", "extended")
@@ -69,8 +69,15 @@ class CribbageFeatures(Features):
         self.lowball = bool(game is not None and game.lowball)
 
     def __call__(self, view: dict, mask: np.ndarray) -> np.ndarray:
-        from ..games.cribbage.scoring import fast_score
-        from .heuristic_cribbage import discard_values, is_own_crib, lay_arithmetic, play_context, seen_cards
+        from muggins_env.agents.heuristic_cribbage import (
+            discard_values,
+            is_own_crib,
+            lay_arithmetic,
+            play_context,
+            seen_cards,
+        )
+
+        from muggins_env.games.cribbage.scoring import fast_score
 
         out = np.zeros(self.size, np.float32)
         rv = view.get("review")
@@ -118,7 +125,7 @@ class DominoesFeatures(Features):
     under review is wrong] [points each play action scores at once, / max_announcement]."""
 
     def __init__(self, game: Any) -> None:
-        from .heuristic_dominoes import DominoesHeuristic
+        from muggins_env.agents.heuristic_dominoes import DominoesHeuristic
 
         self.game = game
         self._layouts = DominoesHeuristic(game)  # replays the public plays (incrementally)
@@ -176,7 +183,12 @@ class MugginsCardsFeatures(Features):
         self.size = 3 * a + 1 + (self.EXPOSURE_BLOCKS * a if self.exposure else 0)
 
     def __call__(self, view: dict, mask: np.ndarray) -> np.ndarray:
-        from .heuristic_muggins_cards import COMMON_PILE, OPPONENT_DISCARD, correct_destinations, known_fits
+        from muggins_env.agents.heuristic_muggins_cards import (
+            COMMON_PILE,
+            OPPONENT_DISCARD,
+            correct_destinations,
+            known_fits,
+        )
 
         out = np.zeros(self.size, np.float32)
         commons, tops = list(view["commons"]), list(view["discard_tops"])
@@ -204,7 +216,12 @@ class MugginsCardsFeatures(Features):
 
     def _exposure(self, out: np.ndarray, a: int, seat: int, after: list[int], tops: list[int],
                   known: list[int]) -> None:
-        from .heuristic_muggins_cards import first_fitting_discard, fits_any, hidden_by_rank, open_ranks
+        from muggins_env.agents.heuristic_muggins_cards import (
+            first_fitting_discard,
+            fits_any,
+            hidden_by_rank,
+            open_ranks,
+        )
 
         n, k = self.num_players, self.num_actions
         hidden = hidden_by_rank(after, tops)
@@ -250,7 +267,7 @@ class HintedFeatures(Features):
     """
 
     def __init__(self, game_id: str, game: Any, extended: bool = False) -> None:
-        from . import make_agent
+        from muggins_env.agents import make_agent
 
         self.name = "extended" if extended else "hinted"
         self.base = derived_features(game_id, game, extended)
@@ -345,7 +362,7 @@ def _card_descriptors(num_actions: int, first: int = 0) -> np.ndarray:
 
 
 def _cribbage_actions(game: Any, derived: int | None) -> ActionFeatures:
-    from ..games.cribbage import rules as R
+    from muggins_env.games.cribbage import rules as R
 
     a = game.num_actions
     hand = _block_offset(game.observation_layout, "hand")
@@ -368,7 +385,7 @@ def _cribbage_actions(game: Any, derived: int | None) -> ActionFeatures:
 
 
 def _dominoes_actions(game: Any, derived: int | None) -> ActionFeatures:
-    from ..kernel.tiles import halves
+    from muggins_env.kernel.tiles import halves
 
     a, p, m, slots = game.num_actions, game.PASS, game.max_announcement, game.num_slots
     index = -np.ones((a, 3), np.int32)
@@ -390,7 +407,13 @@ def _dominoes_actions(game: Any, derived: int | None) -> ActionFeatures:
 
 
 def _muggins_cards_actions(game: Any, derived: int | None) -> ActionFeatures:
-    from .heuristic_muggins_cards import CALL, COMMON_PILE, OPPONENT_DISCARD, OWN_DISCARD, PASS
+    from muggins_env.agents.heuristic_muggins_cards import (
+        CALL,
+        COMMON_PILE,
+        OPPONENT_DISCARD,
+        OWN_DISCARD,
+        PASS,
+    )
 
     a = game.num_actions
     index = -np.ones((a, 3 + 13), np.int32)

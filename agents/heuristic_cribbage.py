@@ -4,8 +4,8 @@ Strategy (what a good player does; the contract of the issue):
 - Lay away (discard phase, one card per action): the cards (two with 2 players, one with 3-4)
   that maximise E[show value of the four kept cards over every possible starter] + E[crib]
   when dealing (own side's crib: the dealer's partner too) and - E[crib] when not. The hand
-  term averages over every card the player has not seen (the batch scorer of the game,
-  ``games.cribbage.scoring.score_hands_batch``, scores all lay-aways x starters in one call);
+  term averages over every card the player has not seen (the game's ``score_shows`` scores all
+  lay-aways x starters in one call);
   the crib term completes the crib with cards drawn from the unseen ones (``crib_samples``
   random completions + starter, the same ones for every choice, scored in one batch call).
   The second card of a two-card lay-away completes the best pair given the first.
@@ -34,9 +34,9 @@ from collections.abc import Sequence
 from itertools import combinations
 
 import numpy as np
+from muggins_env.agents.base import HeuristicBase
 
-from ..games.cribbage import scoring as _scoring
-from ..games.cribbage.rules import (
+from muggins_env.games.cribbage.rules import (
     ACCEPT,
     ANNOUNCE,
     ANNOUNCE_PHASE,
@@ -47,9 +47,8 @@ from ..games.cribbage.rules import (
     PLAY,
     RESPOND,
 )
-from ..games.cribbage.scoring import fast_score, play_points_fast, score_hands_batch
-from ..kernel.cards import RANK_LIST, format_card
-from .base import HeuristicBase
+from muggins_env.games.cribbage.scoring import fast_score, play_points_fast, score_shows
+from muggins_env.kernel.cards import RANK_LIST, format_card
 
 VALUE = [min(r, 10) for r in RANK_LIST]
 #: penalty for leaving a count a ten-card turns into 15 or 31
@@ -70,31 +69,44 @@ def discard_values(cards: Sequence[int], discards: int, dealer: bool, crib_sampl
                    laid: Sequence[int] = ()) -> list[tuple[float, tuple[int, ...]]]:
     """(value, cards laid away) for every way to lay ``discards`` of ``cards`` away:
     E[hand over every unseen starter] + E[crib] (dealer) or - E[crib] (not), through the
-    game's batch scorer. ``known``: other cards the player has seen (never the starter or in
+    game's scoring tables. ``known``: other cards the player has seen (never the starter or in
     the crib); ``laid``: own cards already in the crib."""
     rng = rng if rng is not None else np.random.default_rng(0)
     cards = [int(c) for c in cards]
     laid = [int(c) for c in laid]
+    unseen, aways, hand_ev, need, _, own_keys = keep_terms(cards, discards, laid, known)
+    crib_ev = [0.0] * len(aways)
+    if crib_samples and need >= 0:
+        means = crib_means(sorted(cards + laid), unseen, need, int(crib_samples), rng)
+        crib_ev = [means[k] for k in own_keys]
+    sign = 1.0 if dealer else -1.0
+    return [(h + sign * c, away) for h, c, away in zip(hand_ev, crib_ev, aways)]
+
+
+def keep_terms(cards: list[int], discards: int, laid: list[int], known: Sequence[int]) -> tuple:
+    """The deterministic part of ``discard_values``: the unseen cards, the lay-aways, the
+    hand term of each (E[hand] over every unseen starter, as Python floats), the cards the crib
+    still needs, the seen cards and each lay-away's own crib cards (sorted)."""
     seen = set(cards) | set(laid) | {int(c) for c in known}
     unseen = np.array([c for c in range(52) if c not in seen], dtype=np.int32)
     aways = list(combinations(sorted(cards), discards))
     keeps = np.array([[c for c in cards if c not in away] for away in aways], dtype=np.int32)
-    k, s = len(aways), len(unseen)
-    hand_ev = score_hands_batch(np.repeat(keeps, s, axis=0), np.tile(unseen, k), False
-                                ).reshape(k, s).mean(axis=1)
-    crib_ev = np.zeros(k)
+    hand_ev = score_shows(keeps, unseen[:, None], False).mean(axis=1)  # every keep x every starter
     need = 4 - discards - len(laid)  # crib cards from the others (and the pack with 3 players)
-    if crib_samples and need >= 0:
-        m = int(crib_samples)
-        # m random completions (need cards + the starter) from the unseen cards, shared by all choices
-        picks = np.argsort(rng.random((m, s)), axis=1)[:, :need + 1]
-        fill = unseen[picks]  # (m, need + 1)
-        own = np.array([list(away) + laid for away in aways], dtype=np.int32)  # (k, 4 - need)
-        cribs = np.concatenate([np.repeat(own, m, axis=0), np.tile(fill[:, :need], (k, 1))], axis=1)
-        starters = np.tile(fill[:, need], k)
-        crib_ev = score_hands_batch(cribs, starters, True).reshape(k, m).mean(axis=1)
-    sign = 1.0 if dealer else -1.0
-    return [(float(h + sign * c), away) for h, c, away in zip(hand_ev, crib_ev, aways)]
+    own_keys = [tuple(sorted(away + tuple(laid))) for away in aways]  # a crib's score ignores order
+    return unseen, aways, hand_ev.tolist(), need, tuple(sorted(seen)), own_keys
+
+
+def crib_means(pool: list[int], unseen: np.ndarray, need: int, m: int, rng: np.random.Generator) -> dict:
+    """E[crib] of every own part of a crib (each ``4 - need`` cards of the sorted ``pool``, the
+    player's cards and what it laid already) over ``m`` random completions (``need`` cards and
+    the starter) drawn from the unseen cards with ``rng``, shared by all parts."""
+    picks = np.argsort(rng.random((m, len(unseen))), axis=1)[:, :need + 1]
+    fill = unseen[picks]  # (m, need + 1)
+    owns = list(combinations(pool, 4 - need))
+    means = crib_scores(np.array(owns, dtype=np.int32).reshape(len(owns), 4 - need), fill
+                        ).sum(axis=1, dtype=np.float64) / m  # = .mean(axis=1): exact sums
+    return dict(zip(owns, means.tolist()))
 
 
 def best_discard(cards: Sequence[int], discards: int, dealer: bool, **kw) -> tuple[int, ...]:
@@ -162,38 +174,16 @@ def _answers(ranks: tuple[int, ...], count: int) -> tuple[tuple[int, int], ...]:
     return hit
 
 
-def lay_arithmetic(ctx: tuple, card: int) -> tuple[float, float, int]:
-    """(points laying ``card`` scores now, the last card included; the expected points of the
-    next player's best answer -- each unseen rank weighted by the chance the next player holds
-    it, the best answer first; the count after it)."""
-    ranks, count, unseen_rank, total_unseen, h, cards_left = ctx
-    new_ranks = (*ranks, RANK_LIST[card])
-    new_count = count + VALUE[card]
-    pts = play_points_fast(new_ranks, new_count)
-    if cards_left == 1 and new_count != 31:
-        pts += 1  # the last card
-    risk = 0.0
-    if h and new_count < 31:
-        answers = []
-        for p_pts, r in _answers(new_ranks, new_count):
-            if unseen_rank[r]:
-                answers.append((p_pts, 1.0 - (1.0 - unseen_rank[r] / total_unseen) ** h))
-        miss = 1.0
-        for p_pts, p in sorted(answers, reverse=True):  # the best answer first
-            risk += miss * p * p_pts
-            miss *= 1.0 - p
-    return float(pts), risk, new_count
-
-
-# -- the search rollouts' fast path (the same moves as ``choose`` on the view) --------------------------
-#: (ranks laid since the reset, count) -> (points of the last of them, the answers after them)
+#: (ranks laid since the reset, count) -> (points of the last of them, the answers after them);
+#: the search rollouts revisit the same short series constantly
 _LAY_TERMS: dict[tuple, tuple] = {}
 
 
-def _lay_value(ranks: tuple, count: int, unseen_rank: list, total_unseen: int, h: int, cards_left: int,
-               card: int, lowball: bool) -> float:
-    """``play_values``'s value of laying ``card`` (``lay_arithmetic`` then the danger and tie
-    terms), with the points and the answers of the new series memoised: the same floats."""
+def lay_arithmetic(ctx: tuple, card: int, with_risk: bool = True) -> tuple[float, float, int]:
+    """(points laying ``card`` scores now, the last card included; the expected points of the
+    next player's best answer -- each unseen rank weighted by the chance the next player holds
+    it, the best answer first (0.0 without ``with_risk``); the count after it)."""
+    ranks, count, unseen_rank, total_unseen, h, cards_left = ctx
     new_ranks = (*ranks, RANK_LIST[card])
     new_count = count + VALUE[card]
     key = (new_ranks, new_count)
@@ -206,62 +196,38 @@ def _lay_value(ranks: tuple, count: int, unseen_rank: list, total_unseen: int, h
     pts = terms[0]
     if cards_left == 1 and new_count != 31:
         pts += 1  # the last card
-    if lowball:
-        return -float(pts) + LOWBALL_TIE * VALUE[card]
     risk = 0.0
-    if h and new_count < 31:
+    if with_risk and h and new_count < 31:
         answers = [(p_pts, 1.0 - (1.0 - unseen_rank[r] / total_unseen) ** h) for p_pts, r in terms[1]
                    if unseen_rank[r]]
-        if answers:
-            miss = 1.0
-            for p_pts, p in sorted(answers, reverse=True):  # the best answer first
-                risk += miss * p * p_pts
-                miss *= 1.0 - p
+        miss = 1.0
+        for p_pts, p in sorted(answers, reverse=True):  # the best answer first
+            risk += miss * p * p_pts
+            miss *= 1.0 - p
+    return float(pts), risk, new_count
+
+
+def lay_value(ctx: tuple, card: int, lowball: bool) -> float:
+    """The heuristic's value of laying ``card`` in the play context ``ctx`` (``play_context``):
+    its points less the next player's expected answer, a penalty for leaving a count the next
+    player may make 15 or 31 on, a small tie term that lays the higher card; in lowball, the
+    fewest points (ties: the lower card)."""
+    pts, risk, new_count = lay_arithmetic(ctx, card, with_risk=not lowball)
+    if lowball:
+        return -pts + LOWBALL_TIE * VALUE[card]
     danger = DANGER_PENALTY if new_count in DANGER_COUNTS else 0.0
-    return float(pts) - risk - danger + 0.01 * VALUE[card]
+    return pts - risk - danger + 0.01 * VALUE[card]
 
 
-_RANK0 = np.array([r - 1 for r in RANK_LIST], dtype=np.int64)
-_SUIT = np.array([s for s in _scoring.SUIT_LIST], dtype=np.int64)
-_SUIT_JACK_BITS4 = _scoring._SUIT_JACK_BITS.astype(np.int64) * 4  # the flush/nobs index, shifted
-_MULTISET4_13 = _scoring._MULTISET4.astype(np.int64) * 13
-_HAND_STARTER_FLAT = _scoring._HAND_STARTER_FLAT
-_SUIT_POINTS = {crib: _scoring._SUIT_POINTS[crib] for crib in (False, True)}
+# -- the search rollouts' lay-away (the same lay-away as ``choose`` on the view) -------------------------
 #: entries a cache holds before it starts afresh (the lay-away caches hold arrays: fewer)
 _MEMO_MAX = 1 << 15
 _ARRAY_MEMO_MAX = 1 << 11
 
 
-def show_scores(own: np.ndarray, fill: np.ndarray, crib: bool = True) -> np.ndarray:
-    """``score_hands_batch`` of every show ``own[i] + fill[t, :-1]`` with starter ``fill[t, -1]``
-    as a (len(own), len(fill)) int16 array: the batch scorer's tables, broadcast instead of
-    built row by row (``own``: (k, o) card ids, ``fill``: (m, 5 - o)). The (OR of the suit/jack
-    bits) * 4 + starter suit index of the flush/nobs table is the OR of the parts' bits * 4 and
-    the starter's suit (the suit takes the two low bits)."""
-    need = fill.shape[1] - 1
-    r_own = _RANK0[own]
-    key_own = r_own[:, 0]
-    for j in range(1, own.shape[1]):
-        key_own = key_own * 13 + r_own[:, j]
-    starter = fill[:, need]
-    suit_fill = _SUIT[starter]
-    if need:
-        r_fill = _RANK0[fill[:, :need]]
-        key_fill = r_fill[:, 0]
-        for j in range(1, need):
-            key_fill = key_fill * 13 + r_fill[:, j]
-        suit_fill = suit_fill | np.bitwise_or.reduce(_SUIT_JACK_BITS4[fill[:, :need]], axis=1)
-        key4 = (key_own * 13 ** need)[:, None] + key_fill[None, :]
-    else:
-        key4 = np.broadcast_to(key_own[:, None], (len(own), len(fill)))
-    total = _HAND_STARTER_FLAT[_MULTISET4_13[key4] + _RANK0[starter][None, :]]
-    bits = np.bitwise_or.reduce(_SUIT_JACK_BITS4[own], axis=1)[:, None] | suit_fill[None, :]
-    return total + _SUIT_POINTS[bool(crib)][bits]
-
-
 def crib_scores(own: np.ndarray, fill: np.ndarray) -> np.ndarray:
-    """The crib scores of ``show_scores``."""
-    return show_scores(own, fill, True)
+    """The crib scores of ``score_shows`` (the game's broadcast scorer)."""
+    return score_shows(own, fill, True)
 
 
 class CribbageHeuristic(HeuristicBase):
@@ -302,12 +268,7 @@ class CribbageHeuristic(HeuristicBase):
             if a == GO:
                 out.append((-100.0, a))
                 continue
-            pts, risk, new_count = lay_arithmetic(ctx, a)
-            if self.lowball:
-                out.append((-pts + LOWBALL_TIE * VALUE[a], a))
-                continue
-            danger = DANGER_PENALTY if new_count in DANGER_COUNTS else 0.0
-            out.append((pts - risk - danger + 0.01 * VALUE[a], a))
+            out.append((lay_value(ctx, a, self.lowball), a))
         return out
 
     # -- decisions ------------------------------------------------------------------------------------
@@ -397,15 +358,15 @@ class CribbageHeuristic(HeuristicBase):
             return hit
         # a card's value depends on its rank only: kept per (context, rank) for other hands
         lays = self._lays
-        ctx = None
+        ctx = None  # play_context's tuple, once a value is not in the cache
         best = None
         for a in legal:
             r = RANK_LIST[a]
             v = lays.get((ctx_key, r))
             if v is None:
                 if ctx is None:
-                    ctx = max(1, sum(unseen_rank))
-                v = _lay_value(ranks, state.count, unseen_rank, ctx, h, cards_left, a, self.lowball)
+                    ctx = (ranks, state.count, unseen_rank, max(1, sum(unseen_rank)), h, cards_left)
+                v = lay_value(ctx, a, self.lowball)
                 if len(lays) >= _MEMO_MAX:
                     lays.clear()
                 lays[(ctx_key, r)] = v
@@ -434,7 +395,7 @@ class CribbageHeuristic(HeuristicBase):
         if base is None:
             if len(self._keeps) >= _ARRAY_MEMO_MAX:
                 self._keeps.clear()
-            base = self._keeps[key] = self._keep_terms(cards, todo, laid, known)
+            base = self._keeps[key] = keep_terms(cards, todo, laid, known)
         unseen, aways, hand_ev, need, seen_key, own_keys = base
         m = int(self.crib_samples) if self.crib_samples else 0
         if not (m and need >= 0):
@@ -466,14 +427,10 @@ class CribbageHeuristic(HeuristicBase):
         fkey = (tuple(sorted(cards + laid)), seen_key, need, m, stream)
         fills = self._fills.get(fkey)
         if fills is None:
-            picks = np.argsort(rng.random((m, s)), axis=1)[:, :need + 1]
-            fill = unseen[picks]
             # every own part of a crib that keeps these cards seen (each lay-away of each
-            # candidate of the world), scored in one call; a crib's score ignores the order
-            owns = list(combinations(sorted(cards + laid), 4 - need))
-            means = crib_scores(np.array(owns, dtype=np.int32).reshape(len(owns), 4 - need), fill
-                                ).sum(axis=1, dtype=np.float64) / m  # = .mean(axis=1): exact sums
-            fills = (bits.state if bits is not None else None, dict(zip(owns, means.tolist())))
+            # candidate of the world), scored in one call
+            means = crib_means(sorted(cards + laid), unseen, need, m, rng)
+            fills = (bits.state if bits is not None else None, means)
             if len(self._fills) >= _ARRAY_MEMO_MAX:
                 self._fills.clear()
             self._fills[fkey] = fills
@@ -488,22 +445,6 @@ class CribbageHeuristic(HeuristicBase):
             self._discards.clear()
         self._discards[mkey] = (choice, after)
         return choice
-
-    @staticmethod
-    def _keep_terms(cards: list[int], discards: int, laid: list[int], known: list[int]) -> tuple:
-        """The deterministic part of ``discard_values``: the unseen cards, the lay-aways, the
-        hand term of each, the cards the crib still needs, the seen cards and each lay-away's own
-        crib cards (sorted)."""
-        seen = set(cards) | set(laid) | {int(c) for c in known}
-        unseen = np.array([c for c in range(52) if c not in seen], dtype=np.int32)
-        aways = list(combinations(sorted(cards), discards))
-        keeps = np.array([[c for c in cards if c not in away] for away in aways], dtype=np.int32)
-        # discard_values' score_hands_batch over keeps x unseen starters, broadcast: the same ints
-        hand_ev = show_scores(keeps, unseen[:, None], False).mean(axis=1)
-        need = 4 - discards - len(laid)
-        own_keys = [tuple(sorted(away + tuple(laid))) for away in aways]  # a crib's score ignores order
-        # as Python floats: the same doubles, cheaper arithmetic in _best_away
-        return unseen, aways, hand_ev.tolist(), need, tuple(sorted(seen)), own_keys
 
     def _best_away(self, hand_ev, crib_ev, aways, dealer: bool) -> int:
         sign = 1.0 if dealer else -1.0

@@ -22,11 +22,11 @@ exact in every variant (line, spinner, sniff, every double a spinner).
 from __future__ import annotations
 
 import numpy as np
+from muggins_env.agents.base import HeuristicBase
 
-from ..games.dominoes.layout import Layout
-from ..games.dominoes.rules import TILE_BITS
-from ..kernel.tiles import HALVES, WEIGHT
-from .base import HeuristicBase
+from muggins_env.games.dominoes.layout import Layout
+from muggins_env.games.dominoes.rules import TILE_BITS
+from muggins_env.kernel.tiles import HALVES, WEIGHT
 
 
 class DominoesHeuristic(HeuristicBase):

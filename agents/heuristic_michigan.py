@@ -22,56 +22,28 @@ lowest card is lowest). Following is forced (the single legal card).
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Iterable, Sequence
 
-from ..games.michigan import BOODLE_OF_CARD, FOLLOW, PLAYED
-from ..kernel.cards import format_card, parse_card
-from .base import HeuristicBase
+import numpy as np
+from muggins_env.agents.base import HeuristicBase
+
+from muggins_env.games.michigan import BOODLE_NAMES, BOODLE_OF_CARD, FOLLOW, PLAYED, WIDOW
+from muggins_env.kernel.cards import format_card
 
 #: Michigan rank (ace high, 2..14) and the next higher card of the suit (-1 after the ace)
 MRANK = [14 if c % 13 == 0 else c % 13 + 1 for c in range(52)]
 NEXT_CARD = [-1 if c % 13 == 0 else (c - 12 if c % 13 == 12 else c + 1) for c in range(52)]
-_BOODLE = {parse_card(t): format_card(parse_card(t)) for t in ("AH", "KC", "QD", "JS")}
 REGAIN_WEIGHT = 2.0
 BOODLE_WEIGHT = 1.0
 
 
-def lead_value(card: int, mine: set[int], out: set[int], p_widow: float, layout: dict) -> float:
-    """Expected ``shed + 2 regain + boodle`` of leading ``card`` (see the module docstring)."""
+def lead_value_on_state(card: int, owner: Sequence[int], seat: int, known_widow: int, p_widow: float,
+                        boodle: Sequence[float]) -> float:
+    """Expected ``shed + 2 regain + boodle`` of leading ``card`` (see the module docstring), read
+    from a state's fields: who holds each card (``owner``: a seat, ``PLAYED`` or anything else for
+    a card the player has not seen), the cards shown in the widow (a bitmask) and the chips on
+    each boodle card (by boodle index). The search rollouts call it on the state itself."""
     surv = 1.0  # probability that the sequence is still going
-    shed = 1.0
-    boodle = float(layout.get(_BOODLE[card], 0)) if card in _BOODLE else 0.0
-    regain = 0.0
-    last_mine = True
-    c = card
-    while True:
-        nxt = NEXT_CARD[c]
-        if nxt < 0 or nxt in out:  # ace played, or the next card is out: a stop
-            if last_mine:
-                regain += surv
-            break
-        if nxt in mine:
-            shed += surv
-            if nxt in _BOODLE:
-                boodle += surv * float(layout.get(_BOODLE[nxt], 0))
-            last_mine = True
-        else:
-            if last_mine:
-                regain += surv * p_widow
-            surv *= 1.0 - p_widow
-            last_mine = False
-        c = nxt
-        if surv < 1e-3:
-            break
-    return shed + REGAIN_WEIGHT * regain + BOODLE_WEIGHT * boodle
-
-
-def lead_value_on_state(card: int, owner: list[int], seat: int, known_widow: int, p_widow: float,
-                        boodle: list[int]) -> float:
-    """``lead_value`` read from a state's fields (who holds each card, the known widow cards as a
-    bitmask, the boodle amounts) instead of the view's sets: the same arithmetic in the same
-    order, so the same value, without building a view at every rollout step."""
-    surv = 1.0
     shed = 1.0
     b = BOODLE_OF_CARD[card]
     bonus = float(boodle[b]) if b >= 0 else 0.0
@@ -80,7 +52,7 @@ def lead_value_on_state(card: int, owner: list[int], seat: int, known_widow: int
     c = card
     while True:
         nxt = NEXT_CARD[c]
-        if nxt < 0:
+        if nxt < 0:  # after the ace: a stop
             if last_mine:
                 regain += surv
             break
@@ -106,6 +78,24 @@ def lead_value_on_state(card: int, owner: list[int], seat: int, known_widow: int
     return shed + REGAIN_WEIGHT * regain + BOODLE_WEIGHT * bonus
 
 
+def view_fields(mine: Iterable[int], out: Iterable[int], layout: dict) -> tuple[list[int], list[float]]:
+    """``lead_value_on_state``'s ``owner`` (seat 0 for ``mine``, ``PLAYED`` for the cards ``out``)
+    and boodle chips from a view's sets and layout."""
+    owner = [WIDOW] * 52
+    for c in mine:
+        owner[c] = 0
+    for c in out:
+        owner[c] = PLAYED
+    return owner, [layout.get(name, 0) for name in BOODLE_NAMES]
+
+
+def lead_value(card: int, mine: set[int], out: set[int], p_widow: float, layout: dict) -> float:
+    """``lead_value_on_state`` from a view's sets: the cards the player holds, the cards out
+    (played or shown in the widow) and the layout's chips by boodle card name."""
+    owner, chips = view_fields(mine, out, layout)
+    return lead_value_on_state(card, owner, 0, 0, p_widow, chips)
+
+
 class MichiganHeuristic(HeuristicBase):
     __doc__ = __doc__
 
@@ -115,15 +105,15 @@ class MichiganHeuristic(HeuristicBase):
         unseen = 52 - len(mine) - len(out)
         widow_unseen = view["widow_count"] - len(view["known_widow"])
         p_widow = widow_unseen / unseen if unseen > 0 else 0.0
-        layout = view["layout"]
-        return [(lead_value(int(a), mine, out, p_widow, layout), -MRANK[int(a)], int(a)) for a in legal]
+        owner, chips = view_fields(mine, out, view["layout"])
+        return [(lead_value_on_state(int(a), owner, 0, 0, p_widow, chips), -MRANK[int(a)], int(a)) for a in legal]
 
     def choose(self, view: dict, legal: np.ndarray, rng: np.random.Generator) -> int:
         return max(self._values(view, legal))[2]
 
     def act_on_state(self, state, rng: np.random.Generator) -> int:
         """``choose`` on ``state.public_view(player)`` for search rollouts, read from the state's
-        fields instead (``lead_value_on_state``): the same values, so the same move."""
+        fields instead of a view: the same values, so the same move."""
         if state.phase == FOLLOW:  # following is forced: the next card of the sequence
             return int(state.need)
         legal = state.legal_actions()  # the mask's actions (no mask built)

@@ -21,9 +21,9 @@ Strategy (what a good player does; the only free choice of the game is the commo
 from __future__ import annotations
 
 import numpy as np
+from muggins_env.agents.base import HeuristicBase
 
-from ..kernel.cards import RANK_LIST
-from .base import HeuristicBase
+from muggins_env.kernel.cards import RANK_LIST
 
 COMMON_PILE, OPPONENT_DISCARD, OWN_DISCARD, PASS, CALL = 0, 4, 10, 11, 12
 

@@ -137,7 +137,7 @@ def parse_llm_spec(spec: str, arg: str) -> dict[str, Any]:
         elif key == "temperature":
             out[key] = _number(spec, key, value, float, 0)
         elif key == "fallback":
-            from . import parse_spec
+            from muggins_env.agents import parse_spec
 
             if value.split(":", 1)[0].strip() == "llm":
                 raise ValueError(f"agent spec {spec!r}: fallback={value!r}: the fallback may not be an llm agent "
@@ -419,7 +419,7 @@ class LLMAgent:
 
 def make_llm_agent(spec: str, settings: Mapping[str, Any], game_id: str, options: dict | None) -> LLMAgent:
     """The agent of a parsed ``llm:`` spec, its fallback made for the same game."""
-    from . import make_agent
+    from muggins_env.agents import make_agent
 
     settings = dict(settings)
     fallback_spec = settings.pop("fallback", LLM_SETTINGS["fallback"][0])

@@ -21,8 +21,9 @@ except ImportError as e:  # the agent specs openspiel:... without the extra
     raise ImportError("the openspiel: agents need OpenSpiel: pip install 'muggins_env[openspiel]' "
                       "(open_spiel==2.0.2)") from e
 
-from ..openspiel import MugginsOpenSpielGame, OpenSpielState, kernel_state, load, state_from_kernel
-from . import make_agent
+from muggins_env.agents import make_agent
+
+from muggins_env.openspiel import MugginsOpenSpielGame, OpenSpielState, kernel_state, load, state_from_kernel
 
 __all__ = [
     "OPENSPIEL_AGENTS",

@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from muggins_env.agents.base import player_view
+from muggins_env.agents.features import make_features
+from muggins_env.agents.policy import _TORCH_ACTIVATIONS, ACTIVATIONS, MaskedPolicy
+from muggins_env.agents.scorer import KIND, ScorerPolicy
 
-from .base import player_view
-from .features import make_features
-from .policy import _TORCH_ACTIVATIONS, ACTIVATIONS, MaskedPolicy
-from .scorer import KIND, ScorerPolicy
+from muggins_env.env import ADAPTER_OPTIONS
 
 
 class NumpyPolicy(MaskedPolicy):
@@ -177,8 +178,7 @@ def load_ppo_agent(path: str | os.PathLike, game_id: str, options: dict | None =
     from muggins_env import game_class
 
     policy = load_policy(path)
-    game = game_class(game_id)(**{k: v for k, v in (options or {}).items()
-                                 if k not in ("skip_forced", "render_mode", "readable_infos")})
+    game = game_class(game_id)(**{k: v for k, v in (options or {}).items() if k not in ADAPTER_OPTIONS})
     if policy.features is None:  # a .zip without its .npz: the run's config says
         policy.features = ((model_card(path) or {}).get("config") or {}).get("features")
         policy.features = None if policy.features in (None, "none") else policy.features

@@ -16,9 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from .features import ActionFeatures
-from .policy import _TORCH_ACTIVATIONS, ACTIVATIONS, MaskedPolicy
+from muggins_env.agents.features import ActionFeatures
+from muggins_env.agents.policy import _TORCH_ACTIVATIONS, ACTIVATIONS, MaskedPolicy
 
 KIND = "action_scorer"
 

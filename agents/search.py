@@ -45,7 +45,7 @@ policy is any agent spec that plays from observations (``zoo:...``, ``ppo:...``,
 Without ``policy`` the agent is exactly the plain ``search:N``.
 
 Speed (exactly the decisions and values of the plain loop, ``benchmarks/search_reference.py``
-keeps it; ``benchmarks/bench_search.py`` times both, ``tests/test_search_fast.py`` compares
+keeps it; ``benchmarks/bench_search.py`` times both, ``tests/equivalence/test_search.py`` compares
 them): each world's two random streams (the rollouts' ``default_rng(seed)`` and the world's
 later chance) are one reused generator each, seeded at most once per world (by
 ``pcg64_seeded_state``, numpy's seeding without its overhead) and only if a rollout draws; the
@@ -61,8 +61,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from muggins_env.agents.base import legal_of, player_view, state_sampler
 
-from .base import legal_of, player_view, state_sampler
+from muggins_env.decision import agent_action
 
 #: values of the search settings that name a choice
 ROLLOUTS = ("heuristic", "policy")
@@ -102,7 +103,7 @@ def _policy_scores(policy: Any, observation, mask: np.ndarray, view: dict) -> np
 # The search seeds two streams per world; numpy spends ~20 us building a SeedSequence each time.
 # This is the same computation (SeedSequence's hash mixing of the seed's 32-bit words into a
 # pool of 4, its generate_state(4, uint64), then PCG64's set_seed: two steps of the 128-bit
-# LCG), for seeds below 2**64 (tests/test_search_fast.py checks it against numpy).
+# LCG), for seeds below 2**64 (tests/equivalence/test_search.py checks it against numpy).
 _M32 = 0xFFFFFFFF
 _M128 = (1 << 128) - 1
 _PCG_MULT = 0x2360ED051FC65DA44385DF649FCCF645
@@ -265,17 +266,13 @@ class _RolloutPolicy:
 
     def __init__(self, agent: Any) -> None:
         self.agent = agent
-        self.needs_view = bool(getattr(agent, "needs_info", True))
 
     def act_on_state(self, state: Any, rng: np.random.Generator) -> int:
         mask = state.legal_actions_mask()
         legal = mask.nonzero()[0]
         if len(legal) == 1:
             return int(legal[0])
-        p = state.current_player()
-        view = state.public_view(p) if self.needs_view else None
-        info = {"view": view, "action_mask": mask, "seat": p} if view is not None else None
-        a = int(self.agent.act(state.observation(p), mask.copy(), rng, info))
+        a = int(agent_action(self.agent, state, state.current_player(), mask.copy(), rng, bare_view=False))
         if not 0 <= a < len(mask) or not mask[a]:  # a policy must never make an illegal move
             raise AssertionError(f"rollout policy {getattr(self.agent, 'name', self.agent)!r} chose illegal "
                                  f"action {a}; legal {legal.tolist()}")

@@ -1,5 +1,5 @@
 """Check ``reachable_counts`` (the exact announcement range, issue 16.7) for the spinner layouts
-too, by the exhaustive searches of ``tests/test_dominoes_counts.py`` (minutes per layout, so
+too, by the exhaustive searches of ``tests/games/dominoes/test_dominoes_counts.py`` (minutes per layout, so
 not in the suite, which runs the line layouts). Usage: python benchmarks/check_dominoes_counts.py
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from muggins_env.games.dominoes.layout import reachable_counts
-from tests.test_dominoes_counts import search
+from tests.games.dominoes.test_dominoes_counts import search
 
 CASES = [("none", 6), ("none", 9), ("first", 6), ("sniff", 6)]
 

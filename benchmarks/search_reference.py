@@ -6,7 +6,7 @@ per candidate), and its rollouts call ``reference_act_on_state``: the heuristic'
 readable view ``state.public_view(player)`` rebuilt at every step (``HeuristicBase.act_on_state``
 as it was), never the heuristics' faster ``act_on_state``. The dominoes and Michigan evaluators
 are frozen too (they read the view at every step). So ``benchmarks/bench_search.py`` can time
-the old and the new search in one run, and ``tests/test_search_fast.py`` can check that the new
+the old and the new search in one run, and ``tests/equivalence/test_search.py`` can check that the new
 one makes exactly the same decisions with exactly the same values. Not used by the package.
 """
 

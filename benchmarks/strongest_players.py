@@ -1,6 +1,6 @@
 """The strongest shipped player of each zoo configuration against the search it must beat.
 
-For every configuration in ``muggins_env/zoo/players.json`` (issue 31 items 5 and 6) it plays,
+For every configuration in ``agents/zoo/players.json`` (issue 31 items 5 and 6) it plays,
 on the card's own game options, duplicate deals with every seat rotated (``lineup="single"``:
 the player alone against a field of the opponent):
 - ``best:<name>`` (the record's spec) against its ``compared_with`` search (head to head);

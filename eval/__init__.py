@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .report import format_table, print_table, save_results, summarise
-from .stats import bootstrap_ci, wilson_interval
-from .tournament import TournamentResult, play_game, run_tournament, schedule
+from muggins_env.eval.report import format_table, print_table, save_results, summarise
+from muggins_env.eval.stats import bootstrap_ci, wilson_interval
+from muggins_env.eval.tournament import TournamentResult, play_game, run_tournament, schedule
 
 __all__ = [
     "TournamentResult",

@@ -1,3 +1,3 @@
-from .cli import main
+from muggins_env.eval.cli import main
 
 raise SystemExit(main())

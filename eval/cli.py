@@ -22,11 +22,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from muggins_env.eval.report import print_table, save_results, summarise
+from muggins_env.eval.tournament import LINEUPS, run_tournament
+
 from muggins_env.extras import MissingExtraError, missing_line, require_extra
 from muggins_env.kernel.options import parse_opt, parse_value  # noqa: F401  (parse_value: this module's API)
-
-from .report import print_table, save_results, summarise
-from .tournament import LINEUPS, run_tournament
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -126,7 +126,7 @@ def load_preset(path: str) -> dict:
 
 
 def merge_main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from .merge import load_result, merge_results
+    from muggins_env.eval.merge import load_result, merge_results
 
     playing = [f"--{k.replace('_', '-')}" for k in ("config", "game", "agents", "deals", "seed", "lineup",
                                                      "workers") if getattr(args, k) is not None]
@@ -217,7 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     status = report(result, summarise(result), args.out or cfg.get("out"), plot=not args.no_plot)
     if args.save_games:
-        from .saved_games import save_games
+        from muggins_env.eval.saved_games import save_games
 
         paths = save_games(result, args.save_games, args.out or cfg.get("out"), skip_forced=not args.no_skip_forced)
         print(f"saved {len(paths)} game record(s) in {paths[0].parent if paths else '-'} "

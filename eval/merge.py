@@ -16,7 +16,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from .tournament import GameRecord, TournamentResult
+from muggins_env.eval.tournament import GameRecord, TournamentResult
 
 
 def load_result(path: str | Path) -> TournamentResult:

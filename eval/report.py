@@ -30,9 +30,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from .stats import bootstrap_ci, wilson_interval
-from .tournament import TournamentResult
+from muggins_env.eval.stats import bootstrap_ci, wilson_interval
+from muggins_env.eval.tournament import TournamentResult
 
 
 def summarise(result: TournamentResult, n_boot: int = 2000) -> dict[str, Any]:

@@ -12,8 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-
-from .tournament import TournamentResult
+from muggins_env.eval.tournament import TournamentResult
 
 
 def save_games(result: TournamentResult, count: int, out: str | Path, skip_forced: bool = True) -> list[Path]:

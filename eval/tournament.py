@@ -14,11 +14,11 @@ seating of the schedule and records every game:
   field cycled from the others (A B B B, then B A A A), with every rotation;
   ``lineup="single"`` only the first agent alone against the field (A B B B rotated: a
   candidate against opponents). Every deal is played by every seating.
-- Agents see only what their player may know: the observation, the mask and ``info``
-  (``{"action_mask", "phase", "seat", "view": state.public_view(p)}``, plus
-  ``"resample"``: ``lambda rng: state.resample_hidden(p, rng)`` for search agents, and
-  ``"text"``: ``muggins_env.text_view.text_view(state, p, history)`` for agents with
-  ``needs_text``, the history being every move as seat ``p`` saw it).
+- Agents see only what their player may know, as every harness gives it
+  (``muggins_env.decision.agent_inputs``): the observation, the mask and ``info``
+  (``{"view": state.public_view(p), "action_mask", "seat", "phase"}``, plus ``"resample"``
+  for search agents and ``"text"`` for agents with ``needs_text``, the history being every
+  move as seat ``p`` saw it).
 - Work is split by deal over a ``ProcessPoolExecutor`` (default ``os.cpu_count()``
   workers); every random stream is seeded from (seed, deal, seating, seat), so the results
   do not depend on the number of workers or their timing.
@@ -38,21 +38,17 @@ from typing import Any
 
 import numpy as np
 
-from muggins_env.text_view import HistoryKeeper, text_view
+from muggins_env.decision import agent_action
+from muggins_env.env import ADAPTER_OPTIONS
+from muggins_env.kernel.seeds import game_seed_of
+from muggins_env.text_view import HistoryKeeper
 
-#: options of the adapter that are not game options (skip_forced is the harness's own)
-_ADAPTER_OPTIONS = ("render_mode", "readable_infos", "skip_forced")
 LINEUPS = ("cycle", "field", "single")
 
 
 def deal_seed(seed: int, deal: int) -> int:
     """The reset seed of deal ``deal`` of a tournament with master ``seed``."""
     return int(np.random.default_rng([int(seed), int(deal), 0xD1]).integers(2**62))
-
-
-def game_seed_of(reset_seed: int) -> int:
-    """The game seed ``KernelAECEnv.reset(seed=reset_seed)`` gives the kernel (same derivation)."""
-    return int(np.random.default_rng(reset_seed).integers(2**63 - 1))
 
 
 def schedule(num_agents: int, num_seats: int, lineup: str = "cycle") -> list[tuple[int, ...]]:
@@ -228,17 +224,8 @@ def play_game(game: Any, agents: Sequence[Any], reset_seed: int, rngs: Sequence[
         if skip_forced and mask.sum() == 1:
             action = int(mask.argmax())
         else:
-            agent = agents[p]
-            info = None
-            needs_text = getattr(agent, "needs_text", False)
-            if getattr(agent, "needs_info", True) or getattr(agent, "needs_sampler", False) or needs_text:
-                info = {"action_mask": mask, "seat": p, "phase": state.phase_name(),
-                        "view": state.public_view(p)}
-                if getattr(agent, "needs_sampler", False):
-                    info["resample"] = lambda rng, _s=state, _p=p: _s.resample_hidden(_p, rng)
-                if needs_text:
-                    info["text"] = text_view(state, p, history.of(p))
-            action = agent.act(state.observation(p), mask.copy(), rngs[p], info)
+            action = agent_action(agents[p], state, p, mask.copy(), rngs[p],
+                                  history.of(p) if history is not None else None, bare_view=False)
             decisions += 1
         action = state.check_legal(action)  # agents never get an illegal move past the harness
         if history is not None:
@@ -279,7 +266,7 @@ def run_tournament(game_id: str, options: dict | None, agents: Sequence[Any], de
                    workers: int | None = None, lineup: str = "cycle", skip_forced: bool = True,
                    progress: bool = True, chunk: int | None = None) -> TournamentResult:
     """Play ``deals`` duplicate deals for every seating; ``agents`` are specs (or agent objects)."""
-    options = {k: v for k, v in dict(options or {}).items() if k not in _ADAPTER_OPTIONS}
+    options = {k: v for k, v in dict(options or {}).items() if k not in ADAPTER_OPTIONS}  # skip_forced is the harness's own
     if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
         raise ValueError(f"deals={deals!r} must be an int >= 1")
     agents = list(agents)

@@ -82,7 +82,7 @@ crib=False)` (all 12,994,800 hand+starter pairs in under a second) and
 `discard_values(cards, n_discard, excluded=())` (expected hand value of every lay-away over
 the unseen starters, ~0.15 ms for a 6-card hand); cards as ids or strings. The batch scorer
 reproduces the published distribution of all 12,994,800 (hand, starter) pairs exactly
-(`tests/test_cribbage_scoring.py`).
+(`tests/games/cribbage/test_cribbage_scoring.py`).
 """
 
 from typing import Any, ClassVar

@@ -19,6 +19,7 @@ from pettingzoo.utils import wrappers
 
 from .kernel.game import Game, IllegalActionError, State
 from .kernel.options import plain
+from .kernel.seeds import game_seed as draw_game_seed
 
 #: options the adapter takes itself; every other keyword goes to the game
 ADAPTER_OPTIONS = ("render_mode", "skip_forced", "readable_infos")
@@ -108,7 +109,7 @@ class KernelAECEnv(AECEnv):
             rng = np.random.default_rng()
         kept = rng is self._seed_rng  # a new generator is dropped on failure: nothing to restore
         before = rng.bit_generator.state if kept else None
-        game_seed = int(rng.integers(2**63 - 1))
+        game_seed = draw_game_seed(rng)
         try:
             state = self.game.new_initial_state(seed=game_seed, deal=options.get("deal"))
         except BaseException:

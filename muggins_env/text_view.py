@@ -15,7 +15,7 @@ decision as a dict of plain text:
 - ``"legal_moves"``: ``{action: name}`` when ``player`` is to act (else empty).
 
 Everything comes from the seat's view: the dict is the same for the true state and for any
-``state.resample_hidden(player, rng)`` with the same history (``tests/test_text_view.py``
+``state.resample_hidden(player, rng)`` with the same history (``tests/env/test_text_view.py``
 checks it for random positions of every env). ``HistoryKeeper`` keeps every seat's history
 while a harness applies moves (``eval``'s ``play_game``, ``SeatEnv``); ``format_prompt``
 joins a view into one user message.

@@ -35,31 +35,33 @@ rewards and masks gathered into preallocated arrays; it implements SB3's ``VecEn
 ``infos[i]["terminal_observation"]`` as SB3 expects.
 
 Opponents implement the agent protocol of ``muggins_env.agents.base``:
-``act(observation, action_mask, rng, info=None) -> int``; ``info`` is ``state.public_view(p)``
-(None when the agent's ``needs_info`` is False, which saves building it), or, for an agent with
-``needs_sampler``, ``{"view", "action_mask", "resample"}`` where ``resample(rng)`` is
-``state.resample_hidden(p, rng)``; an agent's ``reset()``, if any, is called before each episode;
-an agent with ``needs_observation = False`` gets ``None`` for the observation (which saves
-building it); an agent with ``needs_text`` (a language-model player) gets ``info["text"]``, the
-decision in words from its seat's view (``muggins_env.text_view``; the env then keeps every
-seat's move history as that seat saw it). Moves are validated once, by the game's ``apply`` (the kernel's guard).
+``act(observation, action_mask, rng, info=None) -> int``, given what ``muggins_env.decision``
+builds for every harness: ``info`` is ``state.public_view(p)`` (None when the agent's
+``needs_info`` is False, which saves building it), or, for an agent with ``needs_sampler``,
+``{"view", "action_mask", "seat", "phase", "resample"}`` where ``resample(rng)`` is
+``state.resample_hidden(p, rng)``; an agent with ``needs_observation = False`` gets ``None``
+for the observation (which saves building it); an agent with ``needs_text`` (a language-model
+player) gets ``info["text"]``, the decision in words from its seat's view
+(``muggins_env.text_view``; the env then keeps every seat's move history as that seat saw it).
+An agent's ``reset()``, if any, is called before each episode. Moves are validated once, by the
+game's ``apply`` (the kernel's guard).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping, Sequence
-from importlib.metadata import distributions
 from typing import Any, ClassVar, Protocol
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from .decision import agent_action
 from .env import check_reset_options, check_seed
 from .kernel.game import Game, IllegalActionError, State
 from .kernel.options import plain
-from .text_view import HistoryKeeper, text_view
+from .kernel.seeds import game_seed
+from .text_view import HistoryKeeper
 
 
 class Agent(Protocol):  # the shape SeatEnv relies on (the agents package defines the real one)
@@ -78,25 +80,6 @@ class UniformRandomAgent:
     def act(self, observation, action_mask, rng, info=None) -> int:
         legal = np.flatnonzero(action_mask)
         return int(legal[rng.integers(len(legal))])
-
-
-def agent_action(agent: Agent, state: State, p: int, mask: np.ndarray, rng: np.random.Generator,
-                 history: Sequence[tuple[int, str]] | None = None) -> int:
-    """What ``agent`` plays in seat ``p`` of ``state``: it gets only what it declares it needs
-    (observation, readable view, the sampler of determinised states, or, with ``needs_text``,
-    ``info["text"]``: ``text_view(state, p, history)``, the decision in words from seat ``p``'s
-    view, ``history`` the moves as ``p`` saw them; see the module docstring)."""
-    needs_text = getattr(agent, "needs_text", False)
-    if getattr(agent, "needs_sampler", False) or needs_text:
-        info = {"view": state.public_view(p), "action_mask": mask}
-        if getattr(agent, "needs_sampler", False):
-            info["resample"] = lambda rng, s=state, q=p: s.resample_hidden(q, rng)
-        if needs_text:
-            info["text"] = text_view(state, p, history or ())
-    else:
-        info = state.public_view(p) if getattr(agent, "needs_info", True) else None
-    obs = state.observation(p) if getattr(agent, "needs_observation", True) else None
-    return agent.act(obs, mask, rng, info)
 
 
 #: reset gives up after this many episodes in a row without a learner decision
@@ -120,34 +103,13 @@ def fixed_opponents(agent: Agent) -> OpponentSampler:
     return sample
 
 
-#: the entry-point group in which the distribution names the factory of agent specs
-#: (pyproject.toml: ``muggins_env.agents:make_agent``); the wrappers sit below the agents and
-#: never import them, so a spec string reaches them only through this plug
-AGENT_FACTORY_GROUP = "muggins_env.agent_factory"
-
-
-@functools.cache
-def agent_factory() -> Callable[[str, str, dict], Agent] | None:
-    """``make_agent(spec, game_id, options)`` as the installed distribution declares it, or None
-    (rules without the agents: then only ``random`` is a spec)."""
-    # every distribution on the path, not entry_points()'s first of each name: a stale
-    # ``muggins_env.egg-info`` in a checkout (first on sys.path) must not hide the installed one
-    for dist in distributions():
-        for ep in dist.entry_points:
-            if ep.group == AGENT_FACTORY_GROUP and ep.name == "make_agent":
-                return ep.load()
-    return None
-
-
 def make_spec_agent(spec: str, game_id: str, options: dict) -> Agent:
-    """An agent from a spec, through the agents' factory (``random`` works without it)."""
-    factory = agent_factory()
-    if factory is not None:
-        return factory(spec, game_id, options)
-    if spec == "random":
-        return UniformRandomAgent()
-    raise ValueError(f"agent spec {spec!r} needs the agents' factory (entry point {AGENT_FACTORY_GROUP}), "
-                     "which is not installed")
+    """An agent from a spec (``heuristic``, ``search:200``, ``zoo:cribbage_v0``, ...), by the agents' factory."""
+    # the one import of the core that names the floor above it (tests/package/test_layers.py allows exactly
+    # this one): lazily, so the rules and the env load without the agents
+    from muggins_env.agents.factory import make_agent
+
+    return make_agent(spec, game_id, options)
 
 
 def spec_opponents(specs: str | Sequence[str], game_id: str, options: dict) -> OpponentSampler:
@@ -283,7 +245,7 @@ class SeatEnv(gym.Env):
         for _ in range(MAX_SKIPPED_IN_A_ROW):
             learner = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(n))
             lineup = self.sample_opponents(rng, learner, n)
-            state = self.game.new_initial_state(seed=int(rng.integers(2**63 - 1)), deal=deal)
+            state = self.game.new_initial_state(seed=game_seed(rng), deal=deal)
             self.learner, self.lineup, self.state = learner, lineup, state
             self._illegal_end = False
             self._history = (HistoryKeeper(n) if any(getattr(a, "needs_text", False) for a in lineup.values())

@@ -14,11 +14,11 @@ import argparse
 import sys
 import time
 
+from muggins_env.play.session import GameSession
+from muggins_env.play.tui.replay import game_lines
+
 from muggins_env import ENV_NAMES, make
 from muggins_env.records import replay
-
-from .session import GameSession
-from .tui.replay import game_lines
 
 
 def play(name: str, seed: int, agents: list[str] | None = None, tables: bool = False) -> str:

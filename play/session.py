@@ -31,14 +31,13 @@ import numpy as np
 
 from muggins_env import ENV_NAMES, make
 from muggins_env import agents as muggins_agents
+from muggins_env.decision import agent_inputs
+from muggins_env.env import ADAPTER_OPTIONS
 from muggins_env.kernel.cards import format_card, parse_card
 from muggins_env.kernel.tiles import format_tile, parse_tile
 from muggins_env.records import GameRecord, MoveRecord
-from muggins_env.text_view import text_view
 
 HUMAN = "human"
-#: adapter options a session sets itself
-_SESSION_ADAPTER_OPTIONS = ("render_mode", "readable_infos", "skip_forced")
 
 
 class MoveError(ValueError):
@@ -138,7 +137,7 @@ class GameSession:
         if env_id not in ENV_NAMES:
             raise ValueError(f"unknown env {env_id!r}; known envs: {', '.join(ENV_NAMES)}")
         options = dict(options or {})
-        bad = sorted(set(options) & set(_SESSION_ADAPTER_OPTIONS))
+        bad = sorted(set(options) & set(ADAPTER_OPTIONS))  # the session sets the adapter's options itself
         if bad:
             raise ValueError(f"option(s) {bad} are set by the session itself (forced moves: auto_forced=...); "
                              "give game options only")
@@ -311,15 +310,11 @@ class GameSession:
         p = self.to_act
         if p is None or self.agents[p] is None or self._forced():
             return None
-        agent, env, state = self.agents[p], self.env, self.env.kernel_state
-        obs = env.observe(env.agent_selection)
-        observation, mask = obs["observation"].copy(), obs["action_mask"].copy()
-        info: dict = {"action_mask": mask, "seat": p, "phase": state.phase_name(), "view": state.public_view(p)}
-        if getattr(agent, "needs_sampler", False):
-            snapshot = state.clone()
-            info["resample"] = lambda rng, _s=snapshot, _p=p: _s.resample_hidden(_p, rng)
-        if getattr(agent, "needs_text", False):  # a language-model player: the decision in words
-            info["text"] = text_view(state, p, [(m.player, m.seen_by(p)) for m in self.record.moves])
+        agent, state = self.agents[p], self.env.kernel_state
+        mask = state.legal_actions_mask().copy()  # the env's mask for the seat to act, the agent's own
+        observation, info = agent_inputs(agent, state, p, mask,
+                                         lambda: [(m.player, m.seen_by(p)) for m in self.record.moves],
+                                         snapshot=True)  # think() may run while the session moves on
         rng = self.rngs[p]
         return p, lambda: int(agent.act(observation, mask, rng, info))
 

@@ -1,5 +1,5 @@
 """``python -m muggins_env.train``: see ``muggins_env.train.cli``."""
 
-from .cli import main
+from muggins_env.train.cli import main
 
 raise SystemExit(main())

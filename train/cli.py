@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     except MissingExtraError as e:
         print(missing_line("muggins-train", e), file=sys.stderr)
         return 1
-    from .config import ConfigError, list_presets, load_config  # needs the extra (yaml)
+    from muggins_env.train.config import ConfigError, list_presets, load_config  # needs the extra (yaml)
 
     if args.list:
         names = list_presets()
@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         except MissingExtraError as e:
             print(missing_line("muggins-train", e), file=sys.stderr)
             return 1
-    from .trainer import RunDirError, prepare_out
+    from muggins_env.train.trainer import RunDirError, prepare_out
 
     try:
         prepare_out(out, resume, cfg["budget"]["total_timesteps"], args.overwrite)
@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if cfg["backend"] == "rllib":
         return _train_rllib(cfg, out, args)
-    from .trainer import train
+    from muggins_env.train.trainer import train
 
     print(f"training {cfg['game']} for {cfg['budget']['total_timesteps']} steps into {out}", flush=True)
     card = train(cfg, out, seed=args.seed, resume=resume, progress_bar=not args.no_progress,
@@ -155,8 +155,8 @@ def _train_exit(cfg: dict, out: str, args: argparse.Namespace) -> int:
     keeps the finished rounds and goes on."""
     import shutil
 
-    from .config import dump
-    from .expert_iteration import EXIT_FILE, run
+    from muggins_env.train.config import dump
+    from muggins_env.train.expert_iteration import EXIT_FILE, run
 
     outp = Path(out)
     resuming = args.resume is not None
@@ -196,11 +196,11 @@ def _train_rllib(cfg: dict, out: str, args: argparse.Namespace) -> int:
 
     with contextlib.ExitStack() as session:
         try:
-            from .ray_start import PRELOAD, ray_session
+            from muggins_env.train.ray_start import PRELOAD, ray_session
 
             # Ray starts while RLlib and the backend import (ray_start)
             session.enter_context(ray_session(args.address, cfg, (*PRELOAD, f"{__package__}.rllib_backend")))
-            from .rllib_backend import train
+            from muggins_env.train.rllib_backend import train
         except ImportError as e:  # ray there but broken (a part of it missing)
             print(missing_line("muggins-train", missing_error("rllib", "--backend rllib", str(e))), file=sys.stderr)
             return 1

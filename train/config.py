@@ -2,13 +2,15 @@
 
 Every key is declared here with its type and allowed values; an unknown key or a bad value
 raises ``ConfigError`` (a ``ValueError``) naming the key path, the value and what is allowed.
-A preset file may hold only the keys it changes: the rest come from ``DEFAULTS``.
+A preset file may hold only the keys it changes: the rest come from ``DEFAULTS``. ``CONFIG``
+declares each key once: its default, its check and what it means.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -19,110 +21,6 @@ from muggins_env.agents.features import FEATURE_SETS
 
 class ConfigError(ValueError):
     """A config key or value that is not allowed."""
-
-
-DEFAULTS: dict[str, Any] = {
-    "game": None,  # env id, required
-    "backend": "sb3",  # "sb3" (train/trainer.py) or "rllib" (train/rllib_backend.py, the [rllib] extra)
-    "env_options": {},  # options of the game (validated by the game itself)
-    "skip_forced": True,  # single-legal-action decisions are applied automatically
-    "reward_scale": 1.0,  # multiplies the learner's training rewards (evaluation is unscaled)
-    "seat": "random",  # the learner's seat: "random" each episode, or a seat index
-    "seed": 0,
-    "torch_threads": 1,  # 1: on a 2-core machine more threads spin against the env stepping (20x slower)
-    "features": "none",  # "derived": append the arithmetic of the player's view (agents/features.py)
-    "opponents": {  # relative weights of the opponent kinds, drawn per episode
-        "random": 0.25,
-        "heuristic": 0.25,
-        "self": 0.5,  # frozen snapshots of the learner
-        "sampling": "table",  # "table": one kind for the whole table; "seat": one per seat
-    },
-    "curriculum": {  # the opponent weights move linearly from `opponents` to these over `steps`
-        "steps": 0,  # learner steps of the move (0: no curriculum)
-        "random": 0.0,
-        "heuristic": 1.0,
-        "self": 0.0,
-    },
-    "pretrain": {  # imitation warm start before PPO (train/pretrain.py)
-        "teacher": "none",  # an agent spec whose moves the policy first imitates ("heuristic"), or "none"
-        "decisions": 0,  # teacher decisions collected in the learner's seat
-        "epochs": 5,
-        "batch_size": 256,
-        "learning_rate": 1.0e-3,
-        "rounds": 1,  # > 1: DAgger, each further round played by the clone and labelled by the teacher
-        "workers": 1,  # processes collecting the teacher's decisions (a search teacher is slow)
-        "first_teacher": "none",  # a cheaper teacher fitted first (e.g. heuristic before search:N)
-        "first_decisions": 0,  # its decisions (fitted for `epochs` passes before the main teacher's)
-        "contested_only": False,  # keep only the main teacher's decisions between two or more candidates
-        "save_labels": False,  # write the main teacher's decisions to <out>/labels.npz (reusable)
-        "labels_from": [],  # saved label files (or run folders holding labels.npz) fitted with the new ones
-        "same_teacher": True,  # labels_from must be the same teacher's (False: any teacher's, as expert iteration)
-    },
-    "expert_iteration": {  # rounds of search labels with the network guiding the search (train/expert_iteration.py)
-        "rounds": 0,  # 0: a plain run
-        "search": 100,  # N of the search:N teacher
-        "guide": "rollout",  # how the previous round's model guides the search: rollout, prior, both, none
-        "decisions": 4000,  # new labelled decisions per round
-        "eval_deals": 200,  # duplicate deals of each round's evaluation (vs heuristic and vs its teacher)
-        "eval_seed": 31000,  # the evaluation's seed: the same deals every round, fixed before the run
-    },
-    "self_play": {
-        "snapshot_every": 20000,  # learner steps between snapshots
-        "window": 5,  # snapshots kept
-        "latest_ratio": 0.5,  # share of self-play games against the latest snapshot
-        "deterministic": False,  # snapshots sample their moves (False) or play the argmax
-    },
-    "ppo": {
-        "learning_rate": 3.0e-4,
-        "n_steps": 256,  # per env, per rollout
-        "batch_size": 512,
-        "n_epochs": 4,
-        "gamma": 0.99,
-        "gae_lambda": 0.95,
-        "clip_range": 0.2,
-        "ent_coef": 0.01,
-        "vf_coef": 0.5,
-        "max_grad_norm": 0.5,
-        "net_arch": [128, 128],
-        "activation": "tanh",
-        # "mlp": one logit per action index; "action_scorer": every action scored by shared weights
-        # from its own features (agents.features.action_features, train/scorer_policy.py)
-        "policy": "mlp",
-        "action_hidden": 8,  # action_scorer: width of the shared network of an action's features (0: linear)
-    },
-    "budget": {
-        "total_timesteps": 100000,  # learner decisions
-        "n_envs": 16,
-        "vec_env": "batched",  # "batched" (in-process, fastest), "dummy", "subproc"
-    },
-    "checkpoint_every": 50000,  # learner steps between checkpoints (0: none)
-    "rllib": {  # the rllib backend only (ppo.batch_size is its minibatch, ppo.n_epochs its epochs)
-        "num_env_runners": 0,  # sampling actors (0: sample in the driver process)
-        "envs_per_runner": 8,  # games stepped by each env runner
-        "num_learners": 0,  # learner actors (0: learn in the driver process)
-        "train_batch_size": 4096,  # env steps sampled per training iteration
-        "cpus_per_env_runner": 1.0,  # Ray's logical CPUs reserved per env runner (and per learner actor)
-        "resources_per_env_runner": {},  # Ray custom resources per env runner (placement on chosen nodes)
-        # RLlib's episodes_to_numpy (RLlib's default: true); false avoids ray 2.60's MultiAgentEnvRunner
-        # converting every finished episode again on every env step, and trained the Michigan quick
-        # preset faster with single_agent too (153 s against 188 s with true)
-        "episodes_to_numpy": False,
-        # "single_agent": the learner's seats of a runner's games as one Gymnasium vector env
-        # (MugginsSeatVectorEnv of SeatEnvs, SB3's seat env) sampled by SeatEnvRunner, RLlib's
-        # SingleAgentEnvRunner with a lean loop (~4x the multi-agent rate); "multi_agent":
-        # MugginsMultiAgentEnv in RLlib's MultiAgentEnvRunner (the same games, rewards and pool)
-        "env_runner": "single_agent",
-        # true: the env runners sample the next batch while the learner trains on the last
-        # (train/rllib_pipeline.py: one iteration of policy lag; needs num_env_runners >= 1);
-        # "auto": true with one or more env runners, false when the driver samples (validate resolves it)
-        "pipeline": "auto",
-    },
-    "eval": {
-        "deals": 200,  # duplicate deals per opponent (each played from every seat)
-        "opponents": ["random", "heuristic"],
-        "env_options": {},  # overrides of env_options for evaluation (e.g. reward: win)
-    },
-}
 
 
 def _num(lo: float | None = None, hi: float | None = None, integer: bool = False,
@@ -218,113 +116,164 @@ def _game(v: Any) -> str | None:
     return None if v in ENV_NAMES else "one of " + ", ".join(ENV_NAMES)
 
 
-SCHEMA: dict[str, Any] = {
-    "game": _game,
-    "backend": _choice("sb3", "rllib"),
-    "env_options": _dict,
-    "skip_forced": _bool,
-    "reward_scale": _num(0, 1000, lo_open=True),
-    "seat": _seat,
-    "seed": _num(0, integer=True),
-    "torch_threads": _num(1, 256, integer=True),
-    "features": _choice(*FEATURE_SETS),
-    "opponents": {
-        "random": _num(0),
-        "heuristic": _num(0),
-        "self": _num(0),
-        "sampling": _choice("table", "seat"),
+@dataclass(frozen=True)
+class Key:
+    """One config key: its default, its check (None when the value is allowed, else what is
+    expected: its type and allowed values, in words) and what it means."""
+
+    default: Any
+    check: Callable[[Any], str | None]
+    doc: str = ""
+
+
+#: every config key, as nested mappings of ``Key``: the one declaration ``DEFAULTS`` and the
+#: validation are read from (the order is the order of a dumped config)
+CONFIG: dict[str, Any] = {
+    "game": Key(None, _game, "env id, required"),
+    "backend": Key("sb3", _choice("sb3", "rllib"),
+                   '"sb3" (train/trainer.py) or "rllib" (train/rllib_backend.py, the [rllib] extra)'),
+    "env_options": Key({}, _dict, "options of the game (validated by the game itself)"),
+    "skip_forced": Key(True, _bool, "single-legal-action decisions are applied automatically"),
+    "reward_scale": Key(1.0, _num(0, 1000, lo_open=True),
+                        "multiplies the learner's training rewards (evaluation is unscaled)"),
+    "seat": Key("random", _seat, 'the learner\'s seat: "random" each episode, or a seat index'),
+    "seed": Key(0, _num(0, integer=True), "seed of the run"),
+    "torch_threads": Key(1, _num(1, 256, integer=True),
+                         "1: on a 2-core machine more threads spin against the env stepping (20x slower)"),
+    "features": Key("none", _choice(*FEATURE_SETS),
+                    '"derived": append the arithmetic of the player\'s view (agents/features.py)'),
+    "opponents": {  # relative weights of the opponent kinds, drawn per episode
+        "random": Key(0.25, _num(0)),
+        "heuristic": Key(0.25, _num(0)),
+        "self": Key(0.5, _num(0), "frozen snapshots of the learner"),
+        "sampling": Key("table", _choice("table", "seat"),
+                        '"table": one kind for the whole table; "seat": one per seat'),
     },
-    "curriculum": {
-        "steps": _num(0, integer=True),
-        "random": _num(0),
-        "heuristic": _num(0),
-        "self": _num(0),
+    "curriculum": {  # the opponent weights move linearly from `opponents` to these over `steps`
+        "steps": Key(0, _num(0, integer=True), "learner steps of the move (0: no curriculum)"),
+        "random": Key(0.0, _num(0)),
+        "heuristic": Key(1.0, _num(0)),
+        "self": Key(0.0, _num(0)),
     },
-    "pretrain": {
-        "teacher": _teacher,
-        "decisions": _num(0, integer=True),
-        "epochs": _num(1, 1000, integer=True),
-        "batch_size": _num(1, integer=True),
-        "learning_rate": _num(0, 1, lo_open=True),
-        "rounds": _num(1, 100, integer=True),
-        "workers": _num(1, 256, integer=True),
-        "first_teacher": _teacher,
-        "first_decisions": _num(0, integer=True),
-        "contested_only": _bool,
-        "save_labels": _bool,
-        "labels_from": _path_list,
-        "same_teacher": _bool,
+    "pretrain": {  # imitation warm start before PPO (train/pretrain.py)
+        "teacher": Key("none", _teacher,
+                       'an agent spec whose moves the policy first imitates ("heuristic"), or "none"'),
+        "decisions": Key(0, _num(0, integer=True), "teacher decisions collected in the learner's seat"),
+        "epochs": Key(5, _num(1, 1000, integer=True)),
+        "batch_size": Key(256, _num(1, integer=True)),
+        "learning_rate": Key(1.0e-3, _num(0, 1, lo_open=True)),
+        "rounds": Key(1, _num(1, 100, integer=True),
+                      "> 1: DAgger, each further round played by the clone and labelled by the teacher"),
+        "workers": Key(1, _num(1, 256, integer=True),
+                       "processes collecting the teacher's decisions (a search teacher is slow)"),
+        "first_teacher": Key("none", _teacher, "a cheaper teacher fitted first (e.g. heuristic before search:N)"),
+        "first_decisions": Key(0, _num(0, integer=True),
+                               "its decisions (fitted for `epochs` passes before the main teacher's)"),
+        "contested_only": Key(False, _bool,
+                              "keep only the main teacher's decisions between two or more candidates"),
+        "save_labels": Key(False, _bool, "write the main teacher's decisions to <out>/labels.npz (reusable)"),
+        "labels_from": Key([], _path_list,
+                           "saved label files (or run folders holding labels.npz) fitted with the new ones"),
+        "same_teacher": Key(True, _bool,
+                            "labels_from must be the same teacher's (False: any teacher's, as expert iteration)"),
     },
-    "expert_iteration": {
-        "rounds": _num(0, 100, integer=True),
-        "search": _num(1, 100000, integer=True),
-        "guide": _choice("rollout", "prior", "both", "none"),
-        "decisions": _num(1, integer=True),
-        "eval_deals": _num(1, integer=True),
-        "eval_seed": _num(0, integer=True),
+    "expert_iteration": {  # rounds of search labels with the network guiding the search (train/expert_iteration.py)
+        "rounds": Key(0, _num(0, 100, integer=True), "0: a plain run"),
+        "search": Key(100, _num(1, 100000, integer=True), "N of the search:N teacher"),
+        "guide": Key("rollout", _choice("rollout", "prior", "both", "none"),
+                     "how the previous round's model guides the search: rollout, prior, both, none"),
+        "decisions": Key(4000, _num(1, integer=True), "new labelled decisions per round"),
+        "eval_deals": Key(200, _num(1, integer=True),
+                          "duplicate deals of each round's evaluation (vs heuristic and vs its teacher)"),
+        "eval_seed": Key(31000, _num(0, integer=True),
+                         "the evaluation's seed: the same deals every round, fixed before the run"),
     },
     "self_play": {
-        "snapshot_every": _num(1, integer=True),
-        "window": _num(1, 1000, integer=True),
-        "latest_ratio": _num(0, 1),
-        "deterministic": _bool,
+        "snapshot_every": Key(20000, _num(1, integer=True), "learner steps between snapshots"),
+        "window": Key(5, _num(1, 1000, integer=True), "snapshots kept"),
+        "latest_ratio": Key(0.5, _num(0, 1), "share of self-play games against the latest snapshot"),
+        "deterministic": Key(False, _bool, "snapshots sample their moves (False) or play the argmax"),
     },
     "ppo": {
-        "learning_rate": _num(0, 1, lo_open=True),
-        "n_steps": _num(2, integer=True),
-        "batch_size": _num(2, integer=True),
-        "n_epochs": _num(1, 100, integer=True),
-        "gamma": _num(0, 1),
-        "gae_lambda": _num(0, 1),
-        "clip_range": _num(0, 1, lo_open=True),
-        "ent_coef": _num(0, 1),
-        "vf_coef": _num(0, 10),
-        "max_grad_norm": _num(0, 100, lo_open=True),
-        "net_arch": _net_arch,
-        "activation": _choice("tanh", "relu"),
-        "policy": _choice("mlp", "action_scorer"),
-        "action_hidden": _num(0, 4096, integer=True),
+        "learning_rate": Key(3.0e-4, _num(0, 1, lo_open=True)),
+        "n_steps": Key(256, _num(2, integer=True), "per env, per rollout"),
+        "batch_size": Key(512, _num(2, integer=True)),
+        "n_epochs": Key(4, _num(1, 100, integer=True)),
+        "gamma": Key(0.99, _num(0, 1)),
+        "gae_lambda": Key(0.95, _num(0, 1)),
+        "clip_range": Key(0.2, _num(0, 1, lo_open=True)),
+        "ent_coef": Key(0.01, _num(0, 1)),
+        "vf_coef": Key(0.5, _num(0, 10)),
+        "max_grad_norm": Key(0.5, _num(0, 100, lo_open=True)),
+        "net_arch": Key([128, 128], _net_arch),
+        "activation": Key("tanh", _choice("tanh", "relu")),
+        "policy": Key("mlp", _choice("mlp", "action_scorer"),
+                      '"mlp": one logit per action index; "action_scorer": every action scored by shared '
+                      "weights from its own features (agents.features.action_features, train/scorer_policy.py)"),
+        "action_hidden": Key(8, _num(0, 4096, integer=True),
+                             "action_scorer: width of the shared network of an action's features (0: linear)"),
     },
     "budget": {
-        "total_timesteps": _num(0, integer=True),
-        "n_envs": _num(1, 1024, integer=True),
-        "vec_env": _choice("batched", "dummy", "subproc"),
+        "total_timesteps": Key(100000, _num(0, integer=True), "learner decisions"),
+        "n_envs": Key(16, _num(1, 1024, integer=True)),
+        "vec_env": Key("batched", _choice("batched", "dummy", "subproc"),
+                       '"batched" (in-process, fastest), "dummy", "subproc"'),
     },
-    "checkpoint_every": _num(0, integer=True),
-    "rllib": {
-        "num_env_runners": _num(0, 4096, integer=True),
-        "envs_per_runner": _num(1, 1024, integer=True),
-        "num_learners": _num(0, 1024, integer=True),
-        "train_batch_size": _num(2, integer=True),
-        "cpus_per_env_runner": _num(0, 256),
-        "resources_per_env_runner": _resources,
-        "episodes_to_numpy": _bool,
-        "env_runner": _choice("multi_agent", "single_agent"),
-        "pipeline": _choice(True, False, "auto"),
+    "checkpoint_every": Key(50000, _num(0, integer=True), "learner steps between checkpoints (0: none)"),
+    "rllib": {  # the rllib backend only (ppo.batch_size is its minibatch, ppo.n_epochs its epochs)
+        "num_env_runners": Key(0, _num(0, 4096, integer=True), "sampling actors (0: sample in the driver process)"),
+        "envs_per_runner": Key(8, _num(1, 1024, integer=True), "games stepped by each env runner"),
+        "num_learners": Key(0, _num(0, 1024, integer=True), "learner actors (0: learn in the driver process)"),
+        "train_batch_size": Key(4096, _num(2, integer=True), "env steps sampled per training iteration"),
+        "cpus_per_env_runner": Key(1.0, _num(0, 256),
+                                   "Ray's logical CPUs reserved per env runner (and per learner actor)"),
+        "resources_per_env_runner": Key({}, _resources,
+                                        "Ray custom resources per env runner (placement on chosen nodes)"),
+        # false avoids ray 2.60's MultiAgentEnvRunner converting every finished episode again on every
+        # env step, and trained the Michigan quick preset faster with single_agent too (153 s against 188 s)
+        "episodes_to_numpy": Key(False, _bool, "RLlib's episodes_to_numpy (RLlib's default: true)"),
+        # MugginsSeatVectorEnv of SeatEnvs (SB3's seat env) sampled by SeatEnvRunner, RLlib's
+        # SingleAgentEnvRunner with a lean loop (~4x the multi-agent rate)
+        "env_runner": Key("single_agent", _choice("multi_agent", "single_agent"),
+                          '"single_agent": the learner\'s seats of a runner\'s games as one Gymnasium vector env; '
+                          '"multi_agent": MugginsMultiAgentEnv in RLlib\'s MultiAgentEnvRunner (the same games, '
+                          "rewards and pool)"),
+        "pipeline": Key("auto", _choice(True, False, "auto"),
+                        "true: the env runners sample the next batch while the learner trains on the last "
+                        "(train/rllib_pipeline.py: one iteration of policy lag; needs num_env_runners >= 1); "
+                        '"auto": true with one or more env runners, false when the driver samples'),
     },
     "eval": {
-        "deals": _num(0, integer=True),
-        "opponents": _opponent_list,
-        "env_options": _dict,
+        "deals": Key(200, _num(0, integer=True), "duplicate deals per opponent (each played from every seat)"),
+        "opponents": Key(["random", "heuristic"], _opponent_list),
+        "env_options": Key({}, _dict, "overrides of env_options for evaluation (e.g. reward: win)"),
     },
 }
 
 
-def _validate(cfg: dict, schema: dict, path: str) -> None:
+def _defaults(tree: dict) -> dict:
+    return {k: _defaults(v) if isinstance(v, dict) else copy.deepcopy(v.default) for k, v in tree.items()}
+
+
+#: the default config (a preset file holds only the keys it changes)
+DEFAULTS: dict[str, Any] = _defaults(CONFIG)
+
+
+def _validate(cfg: dict, tree: dict, path: str) -> None:
     if not isinstance(cfg, dict):
         raise ConfigError(f"config {path or 'file'} must be a mapping, got {cfg!r}")
-    unknown = sorted(set(cfg) - set(schema))
+    unknown = sorted(set(cfg) - set(tree))
     if unknown:
         where = f" in {path!r}" if path else ""
         raise ConfigError(f"unknown config key(s) {', '.join(map(repr, unknown))}{where}; "
-                          f"allowed: {', '.join(schema)}")
-    for key, rule in schema.items():
+                          f"allowed: {', '.join(tree)}")
+    for key, rule in tree.items():
         full = f"{path}.{key}" if path else key
         value = cfg.get(key)
         if isinstance(rule, dict):
             _validate(value, rule, full)
             continue
-        bad = rule(value)
+        bad = rule.check(value)
         if bad is not None:
             raise ConfigError(f"config {full}={value!r} is not allowed; expected {bad}")
 
@@ -342,7 +291,7 @@ def merge(base: dict, override: dict) -> dict:
 
 def validate(cfg: dict) -> dict:
     """Check every key and value; then the cross-key rules and the game's own options."""
-    _validate(cfg, SCHEMA, "")
+    _validate(cfg, CONFIG, "")
     opp = cfg["opponents"]
     if opp["random"] + opp["heuristic"] + opp["self"] <= 0:
         raise ConfigError("config opponents: the weights random + heuristic + self must be > 0")

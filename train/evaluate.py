@@ -17,10 +17,9 @@ import time
 from typing import Any
 
 import numpy as np
+from muggins_env.train.pool import make_opponent
 
 from muggins_env.wrappers import SeatEnv
-
-from .pool import make_opponent
 
 
 def _ci(values: np.ndarray) -> tuple[float, float, float]:

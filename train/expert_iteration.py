@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .pretrain import LABELS_FILE
+from muggins_env.train.pretrain import LABELS_FILE
 
 EXIT_FILE = "exit.json"
 GUIDES = {"rollout": ",rollout=policy", "prior": ",rollout=heuristic,prior=policy",
@@ -93,7 +93,7 @@ def format_curve(rows: list[dict]) -> str:
 def run(cfg: dict, out: str | Path, seed: int | None = None, resume: bool = False, log: Any = print,
         workers: int = 2) -> list[dict]:
     """All rounds of ``cfg["expert_iteration"]`` into ``out``; returns the learning curve."""
-    from .trainer import train
+    from muggins_env.train.trainer import train
 
     out = Path(out)
     ex = cfg["expert_iteration"]

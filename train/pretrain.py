@@ -41,18 +41,10 @@ from typing import Any
 import numpy as np
 from muggins_env.agents import make_game
 from muggins_env.agents.features import make_features
+from muggins_env.train.pool import OpponentPool
 
+from muggins_env.decision import agent_action
 from muggins_env.wrappers import SeatEnv, make_spec_agent
-
-from .pool import OpponentPool
-
-
-def _teacher_info(env: SeatEnv, teacher: Any, mask: np.ndarray) -> Any:
-    state, p = env.state, env.learner
-    if getattr(teacher, "needs_sampler", False):
-        return {"view": state.public_view(p), "action_mask": mask,
-                "resample": lambda rng, s=state, q=p: s.resample_hidden(q, rng)}
-    return state.public_view(p) if getattr(teacher, "needs_info", True) else None
 
 
 def collect(cfg: dict, decisions: int, seed: int, actor: Any = None) -> dict[str, np.ndarray]:
@@ -82,7 +74,7 @@ def collect(cfg: dict, decisions: int, seed: int, actor: Any = None) -> dict[str
     while True:
         mask = env.action_masks()
         m8 = mask.astype(np.int8)
-        action = int(teacher.act(env.state.observation(env.learner), m8, rng, _teacher_info(env, teacher, m8)))
+        action = int(agent_action(teacher, env.state, env.learner, m8, rng))
         weighed = getattr(teacher, "last_values", None)
         keep_l.append(len(weighed) >= 2 if weighed is not None else int(m8.sum()) >= 2)
         val_l.append(weighed or None)  # the values as an array once, at the end

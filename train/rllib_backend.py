@@ -28,19 +28,24 @@ from typing import Any
 import numpy as np
 import ray
 from muggins_env.agents.ppo import NumpyPolicy
+from muggins_env.train.config import dump
+from muggins_env.train.evaluate import evaluate_policy
+from muggins_env.train.ray_start import ray_session
+from muggins_env.train.rllib_env import (
+    MugginsMultiAgentEnv,
+    MugginsSeatVectorEnv,
+    SeatEnvRunner,
+    broadcast,
+    drain_results,
+)
+from muggins_env.train.rllib_module import MaskedPPOTorchLearner, MaskedPPOTorchRLModule, numpy_policy
+from muggins_env.train.rllib_pipeline import PipelinedPPO
+from muggins_env.train.trainer import curriculum_weights
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core import DEFAULT_MODULE_ID
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, LEARNER_RESULTS, NUM_ENV_STEPS_SAMPLED
-
-from .config import dump
-from .evaluate import evaluate_policy
-from .ray_start import ray_session
-from .rllib_env import MugginsMultiAgentEnv, MugginsSeatVectorEnv, SeatEnvRunner, broadcast, drain_results
-from .rllib_module import MaskedPPOTorchLearner, MaskedPPOTorchRLModule, numpy_policy
-from .rllib_pipeline import PipelinedPPO
-from .trainer import curriculum_weights
 
 MODULE = "main"
 _STEP_DIR = re.compile(r"step_(\d+)$")

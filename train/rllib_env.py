@@ -69,7 +69,7 @@ class MugginsMultiAgentEnv(MultiAgentEnv):
         game = self.aec.game
         self.n = game.num_players
         if opponents is None and config.get("pool") is not None:
-            from .pool import OpponentPool
+            from muggins_env.train.pool import OpponentPool
 
             opponents = OpponentPool(game_id, options, **config["pool"])
         self.sample_opponents = opponents
@@ -249,10 +249,9 @@ class MugginsSeatVectorEnv(gym.vector.VectorEnv):
     def __init__(self, config: dict | None = None, num_envs: int = 1) -> None:
         from muggins_env.agents import make_game
         from muggins_env.agents.features import make_features
+        from muggins_env.train.pool import OpponentPool
 
         from muggins_env.wrappers import SeatEnv
-
-        from .pool import OpponentPool
 
         worker = int(getattr(config, "worker_index", 0) or 0)
         config = dict(config or {})

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from muggins_env.agents.ppo import NumpyPolicy
+from muggins_env.train.rllib_env import MASK, OBS
 from ray.rllib.algorithms.ppo.ppo import (
     LEARNER_RESULTS_KL_KEY,
     LEARNER_RESULTS_VF_EXPLAINED_VAR_KEY,
@@ -25,8 +26,6 @@ from ray.rllib.core.columns import Columns
 from ray.rllib.core.learner.learner import ENTROPY_KEY, POLICY_LOSS_KEY, VF_LOSS_KEY
 from ray.rllib.evaluation.postprocessing import Postprocessing
 from ray.rllib.utils.torch_utils import FLOAT_MIN, explained_variance
-
-from .rllib_env import MASK, OBS
 
 
 class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from muggins_env.train.rllib_env import broadcast, drain_results
 from ray.rllib.algorithms.ppo import PPO
 from ray.rllib.core.learner.learner import ALL_MODULES
 from ray.rllib.utils.metrics import (
@@ -30,8 +31,6 @@ from ray.rllib.utils.metrics import (
     SYNCH_WORKER_WEIGHTS_TIMER,
     TIMERS,
 )
-
-from .rllib_env import broadcast, drain_results
 
 TAG = "pipelined_sample"
 

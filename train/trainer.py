@@ -23,12 +23,11 @@ import numpy as np
 from muggins_env.agents import make_game
 from muggins_env.agents.features import action_features, make_features
 from muggins_env.agents.ppo import load_npz, policy_from_sb3
+from muggins_env.train.config import dump
+from muggins_env.train.evaluate import evaluate_policy
+from muggins_env.train.pool import OpponentPool
 
 from muggins_env.wrappers import BatchedSeatVecEnv, SeatEnv
-
-from .config import dump
-from .evaluate import evaluate_policy
-from .pool import OpponentPool
 
 _STEP = re.compile(r"step_(\d+)\.(zip|npz)$")
 
@@ -296,7 +295,7 @@ def policy_spec(cfg: dict, kind: str, action_hidden: int) -> tuple[Any, dict]:
     """The SB3 policy (class or name) of ``ppo.policy`` and its extra keyword arguments."""
     if kind == "mlp":
         return "MlpPolicy", {}
-    from .scorer_policy import ActionScorerPolicy
+    from muggins_env.train.scorer_policy import ActionScorerPolicy
 
     af = action_features(cfg["game"], make_game(cfg["game"], cfg["env_options"]), cfg["features"])
     return ActionScorerPolicy, {"action_index": af.index, "action_static": af.static, "action_hidden": action_hidden}
@@ -364,7 +363,7 @@ def train(cfg: dict, out: str | Path, seed: int | None = None, resume: str | Pat
                             policy_kwargs={"net_arch": list(net_arch), "activation_fn": act, **kwargs}, **ppo)
         done = 0
         if cfg["pretrain"]["teacher"] != "none":
-            from .pretrain import imitate
+            from muggins_env.train.pretrain import imitate
 
             pretrain_stats = imitate(model, cfg, seed, log=log, out=out)
     remaining = max(0, total - done)

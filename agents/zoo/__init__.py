@@ -66,7 +66,7 @@ def play_options(options: dict) -> dict:
 def trained_options(game_id: str, card: dict) -> dict:
     """The options a model plays, resolved by today's game: an option added after the model was
     trained takes its default, which keeps the old game (new options are byte-identical when off)."""
-    from .. import make_game
+    from muggins_env.agents import make_game
 
     return play_options(make_game(game_id, card["game_options"]).options)
 
@@ -74,10 +74,9 @@ def trained_options(game_id: str, card: dict) -> dict:
 def load_zoo_agent(name: str, game_id: str, options: dict | None = None, deterministic: bool = True) -> Any:
     """The agent of spec ``zoo:name`` playing ``game_id`` with env ``options``."""
     import numpy as np
-
-    from .. import make_game
-    from ..features import make_features
-    from ..ppo import PPOAgent, policy_from_arrays
+    from muggins_env.agents import make_game
+    from muggins_env.agents.features import make_features
+    from muggins_env.agents.ppo import PPOAgent, policy_from_arrays
 
     zoo_game, _, folder = _folder(name)
     card = json.loads(folder.joinpath("model_card.json").read_text())
@@ -122,7 +121,7 @@ def best_player(name: str) -> dict:
 def load_best_agent(name: str, game_id: str, options: dict | None = None) -> Any:
     """The agent of spec ``best:name``: the spec on its record, for the options of zoo model
     ``name`` only (checked by loading that model, so the errors are the zoo's)."""
-    from .. import make_agent
+    from muggins_env.agents import make_agent
 
     record = best_player(name)
     load_zoo_agent(name, game_id, options)  # the same game and options as the network, or its clear error

@@ -21,14 +21,14 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from muggins_env.play.session import HUMAN, GameSession, MoveError
+from muggins_env.play.tui.narrate import notes
+from muggins_env.play.tui.prompt import ask
+from muggins_env.play.tui.text import move_line, result_lines, scores_line, seat_label
+
 from muggins_env import ENV_NAMES
 from muggins_env.extras import MissingExtraError, missing_error, missing_line, require_extra
 from muggins_env.kernel.options import parse_opt
-
-from ..session import HUMAN, GameSession, MoveError
-from .narrate import notes
-from .prompt import ask
-from .text import move_line, result_lines, scores_line, seat_label
 
 QUIT = ("quit", "exit", "q")
 

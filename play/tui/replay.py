@@ -18,12 +18,12 @@ import sys
 import time
 from collections.abc import Sequence
 
+from muggins_env.play.session import GameSession
+from muggins_env.play.tui.prompt import ask
+from muggins_env.play.tui.text import move_line, result_lines, scores_line
+
 from muggins_env.extras import MissingExtraError, missing_error, missing_line, require_extra
 from muggins_env.records import GameRecord, MoveRecord, RecordError, load, positions
-
-from ..session import GameSession
-from .prompt import ask
-from .text import move_line, result_lines, scores_line
 
 HELP = "Enter/n: next move   b: back   <number>: go to that move   s: start   e: end   q: quit"
 

@@ -29,6 +29,12 @@ import math
 from collections.abc import Iterable
 from pathlib import Path
 
+from muggins_env.play.web.guard import Guard, GuardMiddleware
+from muggins_env.play.web.limits import MAX_BODY, MAX_WS_MESSAGE, InputError, parse_json, short
+from muggins_env.play.web.players import Roster
+from muggins_env.play.web.storage import SQLiteStorage
+from muggins_env.play.web.tables import Table, TableError, TableStore, games_catalog
+from muggins_env.play.web.thinkers import Thinkers
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
@@ -36,13 +42,6 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
-
-from .guard import Guard, GuardMiddleware
-from .limits import MAX_BODY, MAX_WS_MESSAGE, InputError, parse_json, short
-from .players import Roster
-from .storage import SQLiteStorage
-from .tables import Table, TableError, TableStore, games_catalog
-from .thinkers import Thinkers
 
 STATIC = Path(__file__).parent / "static"
 TOKEN_HEADER = "x-seat-token"

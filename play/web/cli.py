@@ -86,10 +86,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(missing_line("muggins-serve", e), file=sys.stderr)
         return 1
     import uvicorn
-
-    from .app import create_app
-    from .players import Roster
-    from .ws_protocol import OrderlyCloseProtocol
+    from muggins_env.play.web.app import create_app
+    from muggins_env.play.web.players import Roster
+    from muggins_env.play.web.ws_protocol import OrderlyCloseProtocol
 
     try:
         roster = Roster(dict(args.agent), max_search=args.max_search, zoo=not args.no_zoo)

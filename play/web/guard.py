@@ -18,12 +18,11 @@ import ipaddress
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
+from muggins_env.play.web.limits import short
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
-
-from .limits import short
 
 SAFE_METHODS = ("GET", "HEAD")
 

@@ -17,10 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from muggins_env.agents.zoo import best_players, list_models, model_card
+from muggins_env.play.web.limits import short
 
 from muggins_env import agents as muggins_agents
-
-from .limits import short
 
 DEFAULT_MAX_SEARCH = 400
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/+-]{0,39}")

@@ -29,16 +29,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from muggins_env.agents.zoo import PAYOFF_OPTIONS
+from muggins_env.play.session import HUMAN, GameSession, MoveError
+from muggins_env.play.web.limits import RateLimiter, short
+from muggins_env.play.web.players import Roster
+from muggins_env.play.web.storage import SQLiteStorage, StoredTable, TableStorage
+from muggins_env.play.web.thinkers import Thinkers
 from starlette.websockets import WebSocketDisconnect
 
 from muggins_env import ENV_NAMES, game_class
 from muggins_env.records import MoveRecord
-
-from ..session import HUMAN, GameSession, MoveError
-from .limits import RateLimiter, short
-from .players import Roster
-from .storage import SQLiteStorage, StoredTable, TableStorage
-from .thinkers import Thinkers
 
 log = logging.getLogger("muggins_env.play.web")
 

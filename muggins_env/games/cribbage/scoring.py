@@ -6,6 +6,8 @@ Public API (card ids or strings like ``"5♥"`` / ``"5H"``):
 - ``score_play(laid) -> int`` and ``play_breakdown(laid)``: points for the last card of the
   cards laid since the count was last reset
 - ``score_hands_batch(hands, starters, crib=False)``: numpy in (N, 4) and (N,), numpy out (N,)
+- ``score_shows(own, fill, crib=True)``: every own part x every completion (cards and starter),
+  broadcast: numpy in (k, o) and (m, 5 - o), numpy out (k, m)
 - ``discard_values(cards, n_discard, excluded=())``: expected hand value of every lay-away
   over all possible starters, through the batch scorer
 
@@ -271,6 +273,39 @@ def score_hands_batch(hands: np.ndarray, starters: np.ndarray, crib: bool = Fals
         bits = (b[:, 0] | b[:, 1] | b[:, 2] | b[:, 3]).astype(np.int16)
         out[i:i + _CHUNK] = total + suit_points[bits * np.int16(4) + _SUIT_U8[st]]
     return out
+
+
+_RANK0 = np.array([r - 1 for r in RANK_LIST], dtype=np.int64)
+_SUIT = np.array(SUIT_LIST, dtype=np.int64)
+_SUIT_JACK_BITS4 = _SUIT_JACK_BITS.astype(np.int64) * 4  # the flush/nobs index, shifted
+_MULTISET4_13 = _MULTISET4.astype(np.int64) * 13
+
+
+def score_shows(own: np.ndarray, fill: np.ndarray, crib: bool = True) -> np.ndarray:
+    """``score_hands_batch`` of every show ``own[i] + fill[t, :-1]`` with starter ``fill[t, -1]``
+    as a (len(own), len(fill)) int16 array: the batch scorer's tables, broadcast instead of
+    built row by row (``own``: (k, o) card ids, ``fill``: (m, 5 - o)). The (OR of the suit/jack
+    bits) * 4 + starter suit index of the flush/nobs table is the OR of the parts' bits * 4 and
+    the starter's suit (the suit takes the two low bits)."""
+    need = fill.shape[1] - 1
+    r_own = _RANK0[own]
+    key_own = r_own[:, 0]
+    for j in range(1, own.shape[1]):
+        key_own = key_own * 13 + r_own[:, j]
+    starter = fill[:, need]
+    suit_fill = _SUIT[starter]
+    if need:
+        r_fill = _RANK0[fill[:, :need]]
+        key_fill = r_fill[:, 0]
+        for j in range(1, need):
+            key_fill = key_fill * 13 + r_fill[:, j]
+        suit_fill = suit_fill | np.bitwise_or.reduce(_SUIT_JACK_BITS4[fill[:, :need]], axis=1)
+        key4 = (key_own * 13 ** need)[:, None] + key_fill[None, :]
+    else:
+        key4 = np.broadcast_to(key_own[:, None], (len(own), len(fill)))
+    total = _HAND_STARTER_FLAT[_MULTISET4_13[key4] + _RANK0[starter][None, :]]
+    bits = np.bitwise_or.reduce(_SUIT_JACK_BITS4[own], axis=1)[:, None] | suit_fill[None, :]
+    return total + _SUIT_POINTS[bool(crib)][bits]
 
 
 def all_hands_and_starters() -> tuple[np.ndarray, np.ndarray]:

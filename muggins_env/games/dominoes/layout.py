@@ -180,7 +180,7 @@ def _end_sums(ends: int, set_max: int, forbidden: int = -1) -> int:
 #: breadth-first order, each double's side before its ends. So the largest count is the
 #: optimum of that integer program over the set's tiles, which
 #: ``benchmarks/check_dominoes_every.py`` solves exactly by branch and bound (and checks that
-#: the counts scoring M are each reached); ``tests/test_dominoes_counts.py`` replays a layout
+#: the counts scoring M are each reached); ``tests/games/dominoes/test_dominoes_counts.py`` replays a layout
 #: showing each of those counts through the env with a rigged deal, and checks the tree
 #: rules above against the game's own counting on random games. Why the count stays far
 #: below ``count_bound`` (108 for double-6): an arm needs a spinner to branch, a spinner
@@ -204,9 +204,9 @@ def reachable_counts(spinners: str, set_max: int) -> frozenset[int]:
     - ``every``: taken as every count up to ``EVERY_DOUBLE_MAX_COUNT``, which no layout
       exceeds. Below it the counts are not enumerated one by one (a few may be missing),
       but M over them is exact: the count that scores M is shown by a real layout for every
-      scoring and set (``tests/test_dominoes_counts.py``).
+      scoring and set (``tests/games/dominoes/test_dominoes_counts.py``).
     Every set holds enough tiles for these ends (set_max >= 6 gives 7+ doubles and 6+ tiles
-    per pip), which ``tests/test_dominoes_counts.py`` checks by building layouts tile by tile."""
+    per pip), which ``tests/games/dominoes/test_dominoes_counts.py`` checks by building layouts tile by tile."""
     if spinners == "every":
         return frozenset(range(EVERY_DOUBLE_MAX_COUNT[set_max] + 1))
     bits = _end_sums(2, set_max)

@@ -1,0 +1,215 @@
+"""The agents' factory: an agent spec string (``random``, ``heuristic``, ``search:200``,
+``zoo:cribbage_v0``, ...) -> an agent, and the game of an env id with its options.
+
+The specs and the agent protocol are documented in ``muggins_env.agents`` (the package's
+docstring), which re-exports every public name here. The core (``muggins_env.wrappers``) reaches
+``make_agent`` through one lazy import of this module (tests/package/test_layers.py names it).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from muggins_env.agents.base import Agent, HeuristicBase, RandomAgent
+
+from muggins_env.env import ADAPTER_OPTIONS
+
+AGENT_KINDS = ("random", "heuristic", "search", "ppo", "rllib", "zoo", "best", "openspiel", "llm")
+
+#: game id -> "module:Heuristic[:Evaluator]" (modules of this package, imported lazily)
+HEURISTICS = {
+    "muggins_cards_v0": "heuristic_muggins_cards:MugginsCardsHeuristic:MugginsCardsEvaluator",
+    "cribbage_v0": "heuristic_cribbage:CribbageHeuristic:CribbageEvaluator",
+    "muggins_dominoes_v0": "heuristic_dominoes:DominoesHeuristic:DominoesEvaluator",
+    "michigan_v0": "heuristic_michigan:MichiganHeuristic:MichiganEvaluator",
+}
+
+def game_options(options: dict | None) -> dict:
+    """``options`` without the adapter's own (``muggins_env.env.ADAPTER_OPTIONS``): the game's."""
+    return {k: v for k, v in (options or {}).items() if k not in ADAPTER_OPTIONS}
+
+
+def make_game(game_id: str, options: dict | None = None) -> Any:
+    """The kernel ``Game`` of ``game_id`` with ``options`` (a clear ValueError when either is wrong)."""
+    from muggins_env import ENV_NAMES, game_class
+
+    if game_id not in ENV_NAMES and game_id in HEURISTICS:  # a game module not yet listed in ENV_NAMES
+        try:
+            cls = importlib.import_module(f"muggins_env.{game_id}").raw_env.game_cls
+        except ImportError:
+            cls = None
+        if cls is not None:
+            return cls(**game_options(options))
+    return game_class(game_id)(**game_options(options))
+
+
+def _parse_value(text: str) -> Any:
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False, "none": None}.get(text.lower(), text)
+
+
+#: the settings of ``search:N,key=value,...``
+SEARCH_SETTINGS = ("budget", "z", "max_candidates", "horizon", "policy", "rollout", "prior")
+#: the search's spec in a few lines (``muggins-eval --list-agents`` prints it)
+SEARCH_SPEC_HELP = """\
+search:N[,z=1.0][,max_candidates=6][,horizon=H]   N heuristic rollouts per decision (default 200)
+search:N,policy=SPEC[,rollout=policy|heuristic][,prior=heuristic|policy|hybrid]   policy-guided search:
+    SPEC is an agent spec that plays from observations (zoo:..., ppo:..., rllib:..., heuristic,
+    random); rollout=policy (the default with a policy) lets it play every seat of the rollouts,
+    prior=policy takes the candidates and the move kept without evidence from its ranking,
+    prior=hybrid keeps the heuristic's candidates, adds the policy's move and keeps it without evidence;
+    e.g. search:200,policy=zoo:cribbage_v0   search:200,policy=zoo:cribbage_v0,rollout=heuristic,prior=policy"""
+
+
+def _check_search_choices(spec: str, kwargs: dict) -> None:
+    """The guided search's settings: ``policy`` an agent spec of a kind that plays from
+    observations, ``rollout`` and ``prior`` one of their choices (clear errors naming them)."""
+    from muggins_env.agents.search import POLICY_KINDS, PRIORS, ROLLOUTS
+
+    for key, allowed in (("rollout", ROLLOUTS), ("prior", PRIORS)):
+        if key in kwargs and kwargs[key] not in allowed:
+            raise ValueError(f"agent spec {spec!r}: search setting {key}={kwargs[key]!r} is not allowed; "
+                             f"allowed: {', '.join(allowed)}")
+    if "policy" in kwargs:
+        policy = kwargs["policy"]
+        hint = (f"give an agent spec of kind {', '.join(POLICY_KINDS)} (e.g. policy=zoo:cribbage_v0, "
+                "policy=ppo:runs/x/model.zip, policy=heuristic)")
+        if not isinstance(policy, str) or not policy.strip():
+            raise ValueError(f"agent spec {spec!r}: search setting policy={policy!r} is not an agent spec; {hint}")
+        try:
+            pkind, _, _ = parse_spec(policy)
+        except ValueError as e:
+            raise ValueError(f"agent spec {spec!r}: search setting policy={policy!r} is not a valid agent "
+                             f"spec ({e}); {hint}") from None
+        if pkind not in POLICY_KINDS:
+            raise ValueError(f"agent spec {spec!r}: search setting policy={policy!r} cannot guide a search "
+                             f"(kind {pkind!r}); {hint}")
+        kwargs["policy"] = policy.strip()
+    else:
+        for key in ("rollout", "prior"):
+            if kwargs.get(key) in ("policy", "hybrid"):
+                raise ValueError(f"agent spec {spec!r}: search setting {key}={kwargs[key]} needs policy=<agent spec> "
+                                 f"(e.g. search:200,policy=zoo:cribbage_v0,{key}={kwargs[key]})")
+
+
+def parse_spec(spec: str) -> tuple[str, str, dict[str, Any]]:
+    """``"search:200,z=0.5"`` -> ``("search", "200", {"z": 0.5})``; ``"ppo:runs/x/model.zip"``
+    -> ``("ppo", "runs/x/model.zip", {})``. Raises ValueError naming the known kinds."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"agent spec {spec!r} is not a string; known kinds: {', '.join(AGENT_KINDS)} "
+                         "(e.g. random, heuristic, search:200, ppo:path/to/model.zip)")
+    spec = spec.strip()
+    kind, _, arg = spec.partition(":")
+    if kind not in AGENT_KINDS:
+        raise ValueError(f"unknown agent spec {spec!r}; known kinds: {', '.join(AGENT_KINDS)} "
+                         "(e.g. random, heuristic, search:200, ppo:path/to/model.zip)")
+    if kind in ("ppo", "rllib"):
+        if not arg:
+            raise ValueError(f"agent spec {spec!r}: give the model path, e.g. {kind}:runs/michigan")
+        return kind, arg, {}
+    if kind in ("zoo", "best"):
+        if not arg:
+            raise ValueError(f"agent spec {spec!r}: name the model, e.g. {kind}:cribbage_v0 or {kind}:cribbage_v0/4p")
+        return kind, arg, {}
+    if kind == "openspiel":
+        if not arg:
+            raise ValueError(f"agent spec {spec!r}: name the OpenSpiel bot, e.g. openspiel:ismcts or openspiel:ismcts:500")
+        return kind, arg, {}
+    if kind == "llm":
+        from muggins_env.agents.llm import parse_llm_spec
+
+        return kind, "", parse_llm_spec(spec, arg)
+    kwargs: dict[str, Any] = {}
+    parts = [p for p in arg.split(",") if p] if arg else []
+    positional = ""
+    for p in parts:
+        if "=" in p:
+            k, _, v = p.partition("=")
+            kwargs[k.strip()] = _parse_value(v.strip())
+        elif not positional and not kwargs:
+            positional = p.strip()
+        else:
+            raise ValueError(f"agent spec {spec!r}: cannot read {p!r} (use key=value)")
+    if kind in ("random", "heuristic") and (positional or kwargs):
+        raise ValueError(f"agent spec {spec!r}: {kind} takes no arguments")
+    if kind == "search":
+        bad = sorted(set(kwargs) - set(SEARCH_SETTINGS))
+        if bad:
+            raise ValueError(f"agent spec {spec!r}: unknown search setting(s) {bad}; allowed: "
+                             f"{', '.join(SEARCH_SETTINGS)}")
+        _check_search_choices(spec, kwargs)
+        if positional:
+            if not positional.isdigit() or int(positional) < 1:
+                raise ValueError(f"agent spec {spec!r}: search:N needs N, the rollouts per decision, an int >= 1")
+            kwargs["budget"] = int(positional)
+    return kind, positional, kwargs
+
+
+def _heuristic_parts(game_id: str) -> tuple[type, type | None]:
+    if game_id not in HEURISTICS:
+        raise ValueError(f"no heuristic for game {game_id!r}; games with one: {', '.join(HEURISTICS)}")
+    module, cls, *ev = HEURISTICS[game_id].split(":")
+    mod = importlib.import_module(f"muggins_env.agents.{module}")
+    return getattr(mod, cls), (getattr(mod, ev[0], None) if ev else None)
+
+
+def make_heuristic(game_id: str, options: dict | None = None, game: Any = None) -> HeuristicBase:
+    game = game if game is not None else make_game(game_id, options)
+    cls, _ = _heuristic_parts(game_id)
+    return cls(game)
+
+
+def make_agent(spec: str, game_id: str, options: dict | None = None) -> Agent:
+    """The agent named by ``spec`` for ``game_id`` with env ``options``."""
+    kind, arg, kwargs = parse_spec(spec)
+    game = make_game(game_id, options)  # validates the game id and the options
+    if kind == "random":
+        return RandomAgent()
+    if kind == "ppo":
+        from muggins_env.agents.ppo import load_ppo_agent  # lazily: torch is never needed for other specs
+
+        return load_ppo_agent(arg, game_id, options)
+    if kind == "rllib":
+        from muggins_env.agents.ppo import load_rllib_agent
+
+        return load_rllib_agent(arg, game_id, options)
+    if kind == "zoo":
+        from muggins_env.agents.zoo import load_zoo_agent
+
+        return load_zoo_agent(arg, game_id, options)
+    if kind == "best":
+        from muggins_env.agents.zoo import load_best_agent
+
+        return load_best_agent(arg, game_id, options)
+    if kind == "openspiel":  # the [openspiel] extra
+        from muggins_env.agents.openspiel import make_openspiel_agent
+
+        return make_openspiel_agent(arg, game_id, options)
+    if kind == "llm":  # standard library only: urllib to the endpoint
+        from muggins_env.agents.llm import make_llm_agent
+
+        return make_llm_agent(spec.strip(), kwargs, game_id, options)
+    cls, ev_cls = _heuristic_parts(game_id)
+    heuristic = cls(game)
+    if kind == "heuristic":
+        return heuristic
+    from muggins_env.agents.search import SearchAgent
+
+    evaluator = ev_cls(game) if ev_cls is not None else None
+    policy_spec = kwargs.pop("policy", None)
+    if policy_spec is not None:
+        try:
+            kwargs["policy"] = make_agent(policy_spec, game_id, options)
+        except (ValueError, FileNotFoundError, OSError) as e:
+            raise ValueError(f"agent spec {spec!r}: the search's policy={policy_spec!r} cannot play "
+                             f"{game_id} with options {options or {}}: {e}") from None
+        kwargs["policy_spec"] = policy_spec
+    try:
+        return SearchAgent(game, heuristic, evaluator, **kwargs)
+    except TypeError as e:  # a make_agent caller's typo never gets past parse_spec; this names it
+        raise ValueError(f"agent spec {spec!r}: {e}") from None

@@ -1,0 +1,60 @@
+"""What an agent receives at a decision, built in one place for every harness.
+
+``SeatEnv``'s opponents, the RLlib env's lineup, the evaluation's games, the game session's
+agent seats, the imitation teacher and the search's rollout policy all ask ``agent_inputs``
+what to hand ``agent.act(observation, action_mask, rng, info)`` (the protocol is in
+``muggins_env.agents.base``). An agent gets only what it declares it needs:
+
+- ``observation``: ``state.observation(p)`` (a fresh array), None when ``needs_observation`` is False;
+- ``info``: None when the agent needs neither the readable view (``needs_info``, default True),
+  the sampler (``needs_sampler``) nor the decision in words (``needs_text``); else the dict
+  ``{"view", "action_mask", "seat", "phase"}`` with ``"resample"`` (``resample(rng)`` =
+  ``state.resample_hidden(p, rng)``) for ``needs_sampler`` and ``"text"``
+  (``text_view(state, p, history)``) for ``needs_text``. ``SeatEnv`` documents the bare view for
+  an agent that needs only the view (``bare_view=True``); ``player_view(info)`` reads either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .kernel.game import State
+from .text_view import text_view
+
+#: the moves as the seat saw them, or a function giving them (called only for a ``needs_text`` agent)
+History = Sequence[tuple[int, str]] | Callable[[], Sequence[tuple[int, str]]] | None
+
+
+def agent_inputs(agent: Any, state: State, p: int, mask: np.ndarray, history: History = None,
+                 bare_view: bool = False, snapshot: bool = False) -> tuple[np.ndarray | None, Any]:
+    """``(observation, info)`` for ``agent`` deciding at seat ``p`` of ``state`` with ``mask``
+    (see the module docstring). ``snapshot``: the sampler draws from a clone of ``state``
+    taken now (the agent may think in another thread while the state moves on)."""
+    needs_sampler = getattr(agent, "needs_sampler", False)
+    needs_text = getattr(agent, "needs_text", False)
+    if needs_sampler or needs_text or getattr(agent, "needs_info", True):
+        view = state.public_view(p)
+        if bare_view and not (needs_sampler or needs_text):
+            info = view
+        else:
+            info = {"view": view, "action_mask": mask, "seat": p, "phase": state.phase_name()}
+            if needs_sampler:
+                source = state.clone() if snapshot else state
+                info["resample"] = lambda rng, s=source, q=p: s.resample_hidden(q, rng)
+            if needs_text:
+                seen = history() if callable(history) else history
+                info["text"] = text_view(state, p, seen or ())
+    else:
+        info = None
+    observation = state.observation(p) if getattr(agent, "needs_observation", True) else None
+    return observation, info
+
+
+def agent_action(agent: Any, state: State, p: int, mask: np.ndarray, rng: np.random.Generator,
+                 history: History = None, bare_view: bool = True) -> int:
+    """What ``agent`` plays in seat ``p`` of ``state``: ``agent.act`` on ``agent_inputs``."""
+    observation, info = agent_inputs(agent, state, p, mask, history, bare_view)
+    return agent.act(observation, mask, rng, info)
