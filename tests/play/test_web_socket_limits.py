@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from .test_web_restart import Server
+from tests.play.test_web_restart import Server
 
 CLOSE, TEXT = 0x8, 0x1
 
