@@ -118,6 +118,7 @@ class MugginsCardsGame(Game):
                            doc="offer every physical placement and a call phase after each"),
         "max_turns": Option(1000, check=int_range(1), doc="turns before the hand is a draw"),
     }
+    scoreboard_higher_wins = False  # the scoreboard counts the cards a player still holds
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
