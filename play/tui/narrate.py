@@ -11,6 +11,9 @@ points). It never needs, and never names, a hidden card. Per game:
 - Muggins dominoes: the verdict of the review a move settled (accepted, or the Muggins call
   founded or unfounded, with the true score now that it is settled);
 - card Muggins: the verdict of a "Muggins!" call (the placement stood, or was wrong).
+
+A game's declaration names its notes function (``narrator``, e.g.
+``"muggins_env.play.tui.narrate:cribbage_notes"``); Michigan declares none: its moves say it all.
 """
 
 from __future__ import annotations
