@@ -25,7 +25,6 @@ from __future__ import annotations
 from muggins_env.agents.base import Agent, HeuristicBase, RandomAgent, player_view, state_sampler
 from muggins_env.agents.factory import (
     AGENT_KINDS,
-    HEURISTICS,
     SEARCH_SETTINGS,
     SEARCH_SPEC_HELP,
     game_options,
@@ -37,7 +36,6 @@ from muggins_env.agents.factory import (
 
 __all__ = [
     "AGENT_KINDS",
-    "HEURISTICS",
     "SEARCH_SETTINGS",
     "SEARCH_SPEC_HELP",
     "Agent",

@@ -8,22 +8,16 @@ docstring), which re-exports every public name here. The core (``muggins_env.wra
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from muggins_env.agents.base import Agent, HeuristicBase, RandomAgent
 
 from muggins_env.env import ADAPTER_OPTIONS
+from muggins_env.games import declaration
+from muggins_env.kernel.declaration import load_hook
 
 AGENT_KINDS = ("random", "heuristic", "search", "ppo", "rllib", "zoo", "best", "openspiel", "llm")
 
-#: game id -> "module:Heuristic[:Evaluator]" (modules of this package, imported lazily)
-HEURISTICS = {
-    "muggins_cards_v0": "heuristic_muggins_cards:MugginsCardsHeuristic:MugginsCardsEvaluator",
-    "cribbage_v0": "heuristic_cribbage:CribbageHeuristic:CribbageEvaluator",
-    "muggins_dominoes_v0": "heuristic_dominoes:DominoesHeuristic:DominoesEvaluator",
-    "michigan_v0": "heuristic_michigan:MichiganHeuristic:MichiganEvaluator",
-}
 
 def game_options(options: dict | None) -> dict:
     """``options`` without the adapter's own (``muggins_env.env.ADAPTER_OPTIONS``): the game's."""
@@ -32,16 +26,7 @@ def game_options(options: dict | None) -> dict:
 
 def make_game(game_id: str, options: dict | None = None) -> Any:
     """The kernel ``Game`` of ``game_id`` with ``options`` (a clear ValueError when either is wrong)."""
-    from muggins_env import ENV_NAMES, game_class
-
-    if game_id not in ENV_NAMES and game_id in HEURISTICS:  # a game module not yet listed in ENV_NAMES
-        try:
-            cls = importlib.import_module(f"muggins_env.{game_id}").raw_env.game_cls
-        except ImportError:
-            cls = None
-        if cls is not None:
-            return cls(**game_options(options))
-    return game_class(game_id)(**game_options(options))
+    return declaration(game_id).game(**game_options(options))
 
 
 def _parse_value(text: str) -> Any:
@@ -151,11 +136,9 @@ def parse_spec(spec: str) -> tuple[str, str, dict[str, Any]]:
 
 
 def _heuristic_parts(game_id: str) -> tuple[type, type | None]:
-    if game_id not in HEURISTICS:
-        raise ValueError(f"no heuristic for game {game_id!r}; games with one: {', '.join(HEURISTICS)}")
-    module, cls, *ev = HEURISTICS[game_id].split(":")
-    mod = importlib.import_module(f"muggins_env.agents.{module}")
-    return getattr(mod, cls), (getattr(mod, ev[0], None) if ev else None)
+    """The heuristic and the search evaluator the game's declaration names."""
+    decl = declaration(game_id)
+    return load_hook(decl.heuristic), (load_hook(decl.evaluator) if decl.evaluator is not None else None)
 
 
 def make_heuristic(game_id: str, options: dict | None = None, game: Any = None) -> HeuristicBase:

@@ -26,7 +26,9 @@ from typing import Any
 
 import numpy as np
 
+from muggins_env.games import declaration
 from muggins_env.kernel.cards import RANK_LIST
+from muggins_env.kernel.declaration import load_hook
 
 #: the names a training config may give under ``features``
 FEATURE_SETS = ("none", "derived", "hinted", "extended")
@@ -43,8 +45,14 @@ class Features:
 
     def action_channels(self) -> list[np.ndarray]:
         """Extra per-action channels for the scorer: each an int array [num_actions] of positions in
-        this feature vector (-1: none), beyond what the game's ``ACTION_FEATURES`` map reads."""
+        this feature vector (-1: none), beyond what the game's declared ``action_features`` read."""
         return []
+
+    @classmethod
+    def for_game(cls, game: Any, extended: bool = False) -> Features:
+        """The features of ``game``; ``extended``: with the quantities of the ``extended`` set (a
+        game that has none takes the plain ones)."""
+        return cls(game)
 
 
 class CribbageFeatures(Features):
@@ -174,6 +182,10 @@ class MugginsCardsFeatures(Features):
 
     EXPOSURE_BLOCKS = 4
 
+    @classmethod
+    def for_game(cls, game: Any, extended: bool = False) -> MugginsCardsFeatures:
+        return cls(game, exposure=extended)
+
     def __init__(self, game: Any, exposure: bool = False) -> None:
         self.num_actions = a = game.num_actions
         self.num_players = game.num_players
@@ -242,15 +254,10 @@ class MugginsCardsFeatures(Features):
 
 
 def derived_features(game_id: str, game: Any, extended: bool = False) -> Features | None:
-    """The derived features of ``game_id`` (None: the game has none); ``extended`` adds the
-    quantities of the ``extended`` set (card Muggins' exposure)."""
-    if game_id == "cribbage_v0":
-        return CribbageFeatures(game)
-    if game_id == "muggins_dominoes_v0":
-        return DominoesFeatures(game)
-    if game_id == "muggins_cards_v0":
-        return MugginsCardsFeatures(game, exposure=extended)
-    return None
+    """The derived features of ``game_id`` (its declaration's ``features``; None: the game has
+    none); ``extended`` adds the quantities of the ``extended`` set (card Muggins' exposure)."""
+    path = declaration(game_id).features
+    return None if path is None else load_hook(path).for_game(game, extended)
 
 
 class HintedFeatures(Features):
@@ -361,7 +368,7 @@ def _card_descriptors(num_actions: int, first: int = 0) -> np.ndarray:
     return out
 
 
-def _cribbage_actions(game: Any, derived: int | None) -> ActionFeatures:
+def cribbage_actions(game: Any, derived: int | None) -> ActionFeatures:
     from muggins_env.games.cribbage import rules as R
 
     a = game.num_actions
@@ -384,7 +391,7 @@ def _cribbage_actions(game: Any, derived: int | None) -> ActionFeatures:
     return ActionFeatures(index, static)
 
 
-def _dominoes_actions(game: Any, derived: int | None) -> ActionFeatures:
+def dominoes_actions(game: Any, derived: int | None) -> ActionFeatures:
     from muggins_env.kernel.tiles import halves
 
     a, p, m, slots = game.num_actions, game.PASS, game.max_announcement, game.num_slots
@@ -406,7 +413,7 @@ def _dominoes_actions(game: Any, derived: int | None) -> ActionFeatures:
     return ActionFeatures(index, np.concatenate([kinds, extra], axis=1))
 
 
-def _muggins_cards_actions(game: Any, derived: int | None) -> ActionFeatures:
+def muggins_cards_actions(game: Any, derived: int | None) -> ActionFeatures:
     from muggins_env.agents.heuristic_muggins_cards import (
         CALL,
         COMMON_PILE,
@@ -436,7 +443,7 @@ def _muggins_cards_actions(game: Any, derived: int | None) -> ActionFeatures:
     return ActionFeatures(index, static)
 
 
-def _michigan_actions(game: Any, derived: int | None) -> ActionFeatures:
+def michigan_actions(game: Any, derived: int | None) -> ActionFeatures:
     a = game.num_actions
     index = -np.ones((a, 2), np.int32)
     cards = np.arange(52)
@@ -446,25 +453,14 @@ def _michigan_actions(game: Any, derived: int | None) -> ActionFeatures:
     return ActionFeatures(index, _card_descriptors(a))
 
 
-#: game id -> its per-action features: ``fn(game, derived offset or None) -> ActionFeatures``
-ACTION_FEATURES = {
-    "cribbage_v0": _cribbage_actions,
-    "muggins_dominoes_v0": _dominoes_actions,
-    "muggins_cards_v0": _muggins_cards_actions,
-    "michigan_v0": _michigan_actions,
-}
-
-
 def action_features(game_id: str, game: Any, features: str | None) -> ActionFeatures:
     """The per-action features of ``game_id`` for a policy whose input is the observation with the
     derived features ``features`` (None/"none": the observation alone) appended."""
-    if game_id not in ACTION_FEATURES:
-        raise ValueError(f"no per-action features for game {game_id!r}; games with them: "
-                         f"{', '.join(ACTION_FEATURES)}")
+    per_action = load_hook(declaration(game_id).action_features)  # fn(game, derived offset or None)
     made = make_features(features, game_id, game)
     base = made.base if isinstance(made, HintedFeatures) else made
     derived = None if base is None else game.observation_size
-    out = ACTION_FEATURES[game_id](game, derived)
+    out = per_action(game, derived)
     extra = base.action_channels() if base is not None else []
     if extra:  # the set's further per-action quantities (positions in the derived block)
         cols = [np.where(ch >= 0, derived + ch, -1).astype(np.int32)[:, None] for ch in extra]

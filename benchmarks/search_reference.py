@@ -15,9 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from muggins_env.agents import HEURISTICS, make_game
+from muggins_env.agents import make_game
 from muggins_env.agents.base import legal_of, player_view, state_sampler
 from muggins_env.agents.search import Evaluator
+
+from muggins_env.games import declaration
+from muggins_env.kernel.declaration import load_hook
 
 
 def reference_act_on_state(heuristic: Any, state: Any, rng: np.random.Generator) -> int:
@@ -197,12 +200,9 @@ class ReferenceSearchAgent:
 
 def make_reference_search(game_id: str, options: dict | None = None, **kwargs: Any) -> ReferenceSearchAgent:
     """The frozen search for ``game_id`` (the settings of ``search:N``: budget, z, ...)."""
-    import importlib
-
     game = make_game(game_id, options)
-    module, cls, *ev = HEURISTICS[game_id].split(":")
-    mod = importlib.import_module(f"muggins_env.agents.{module}")
-    heuristic = getattr(mod, cls)(game)
-    ev_cls = REFERENCE_EVALUATORS.get(game_id) or (getattr(mod, ev[0]) if ev else None)
+    decl = declaration(game_id)
+    heuristic = load_hook(decl.heuristic)(game)
+    ev_cls = REFERENCE_EVALUATORS.get(game_id) or (load_hook(decl.evaluator) if decl.evaluator is not None else None)
     evaluator = ev_cls(game) if ev_cls is not None else Evaluator()
     return ReferenceSearchAgent(game, heuristic, evaluator, **kwargs)

@@ -76,37 +76,17 @@ def schedule(num_agents: int, num_seats: int, lineup: str = "cycle") -> list[tup
 
 
 def seat_sides(game: Any) -> list[int]:
-    """Side (team) of every seat: partnerships seat partners opposite (0 & 2 against 1 & 3)."""
-    n = game.num_players
-    teams = getattr(game, "teams", None)
-    if teams is not None and len(teams) == n:
-        return [int(t) for t in teams]
-    opts = getattr(game, "options", {})
-    if opts.get("partnerships") or (game.FACTS.name == "cribbage_v0" and n == 4):
-        return [s % 2 for s in range(n)]
-    return list(range(n))
+    """Side (team) of every seat, as the game says (``Game.sides``: partners opposite share one)."""
+    return [int(side) for side in game.sides()]
 
 
 def final_scores(state: Any) -> list[float]:
-    """The game's own final score per seat: points (cribbage, dominoes), chip balance
-    (Michigan); card Muggins keeps no score: minus the cards a player still holds."""
-    fn = getattr(state, "scores", None)
-    if callable(fn):
-        return [float(x) for x in fn()]
-    full = state.full_state()
-    n = state.game.num_players
-    for key in ("scores", "score", "balances", "balance"):
-        v = full.get(key)
-        if isinstance(v, (list, tuple, np.ndarray)) and len(v) >= 1:
-            v = [float(x) for x in v]
-            if len(v) == n:
-                return v
-            sides = seat_sides(state.game)
-            if len(v) == max(sides) + 1:  # one score per side
-                return [v[sides[s]] for s in range(n)]
-    if "stocks" in full and "discards" in full:
-        return [-float(len(s) + len(d)) for s, d in zip(full["stocks"], full["discards"])]
-    return [float(x) for x in state.returns()]
+    """The game's own final score per seat, higher better: its scoreboard (points in cribbage and
+    dominoes, chip balance in Michigan), negated where fewer is better (card Muggins: minus the
+    cards a player still holds)."""
+    _, values = state.scoreboard()
+    sign = 1.0 if state.game.scoreboard_higher_wins else -1.0
+    return [sign * v for v in values]
 
 
 def win_shares(returns: Sequence[float], sides: Sequence[int]) -> list[float]:

@@ -7,8 +7,10 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-#: every env id of the suite (modules ``muggins_env.<id>``)
-ENV_NAMES = ["muggins_cards_v0", "cribbage_v0", "muggins_dominoes_v0", "michigan_v0"]
+from .games import GAMES
+
+#: every env id of the suite (modules ``muggins_env.<id>``), from the games' list (``muggins_env.games``)
+ENV_NAMES = list(GAMES)
 
 
 def _module(name: str):

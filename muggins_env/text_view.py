@@ -3,8 +3,8 @@
 ``text_view(state, player, history)`` gives a language-model player (or any text harness) its
 decision as a dict of plain text:
 
-- ``"system"``: the game's rules in a few sentences (``RULES``; the full rules are
-  ``docs/rules/<game>.md``);
+- ``"system"``: the game's rules in a few sentences (its declaration's ``rules_text``; the full
+  rules are ``docs/rules/<game>.md``);
 - ``"game"``: the game's long name and its options;
 - ``"phase"``, ``"scores"``: the phase of play and the scoreboard (public);
 - ``"table"``: the table as ``player`` sees it (``state.render(player)``: never another
@@ -26,42 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-#: the game's rules in a few sentences, by env id (the full rules: docs/rules/<page>.md)
-RULES: dict[str, str] = {
-    "cribbage_v0": (
-        "Cribbage (docs/rules/cribbage.md), played to a target score. Each hand every player lays "
-        "away cards face down to the dealer's crib, a starter card is turned, then the players lay "
-        "cards in turn, the running count never above 31: a count of 15 or 31 scores 2, pairs, runs "
-        "and the last card score too; 'go' when you cannot lay. Then each hand (with the starter) is "
-        "shown and scored: fifteens 2, pairs 2, runs, flushes, his nobs; the dealer also scores the "
-        "crib. With muggins counting a player announces the points of its own hand; an opponent who "
-        "sees points missed may call 'muggins' and take them, or call an overcount. The first side "
-        "to reach the target wins."),
-    "muggins_dominoes_v0": (
-        "Muggins dominoes, the All Fives family (docs/rules/dominoes.md). Players play tiles in "
-        "turn, each matching an open end of the layout (a double may be a spinner that opens more "
-        "arms); a player who cannot play draws from the boneyard (or knocks). After a play, when "
-        "the pips of the open ends add up to a multiple of 5 the player scores that sum. A player "
-        "announces the score of its own play; a wrong announcement may be called 'Muggins!' by an "
-        "opponent. The hand ends when a player dominoes (plays its last tile: it scores the pips "
-        "left in the other hands) or the game blocks; the first to reach the target wins."),
-    "michigan_v0": (
-        "Michigan, a stops game (docs/rules/michigan.md). Before each hand every player puts chips "
-        "on the four boodle cards of the layout (A♥, K♣, Q♦, J♠) and on the Kitty. Cards are dealt "
-        "to the players and a widow (an extra hand). The leader plays the lowest card it holds of a "
-        "suit, and whoever holds the next higher card of that suit plays it, and so on, until the run "
-        "stops (the next card is in the widow or already played, or the ace is reached); the last "
-        "player to play then leads again, a new suit if possible. Playing the card matching a "
-        "boodle card wins the chips on it. The first player out of cards takes the Kitty and one "
-        "chip from each other player for every card left in that player's hand."),
-    "muggins_cards_v0": (
-        "Muggins, the card game (docs/rules/muggins_cards.md). Each player turns up the cards of "
-        "a face-down stock one at a time and must put each on a pile whose top card is exactly one "
-        "rank away (ace low, king high, no wrap; suits do not matter): a common pile first, then an "
-        "opponent's discard pile, then only the player's own discard pile. A player who misses a "
-        "required play can be caught: another player calls 'Muggins!' and the offender takes cards "
-        "from everyone else. The first player to get rid of every card wins."),
-}
+from .games import GAMES, declaration
 
 HISTORY_LINE = "player {seat}{you}: {move}"
 
@@ -70,10 +35,9 @@ def rules_text(state_or_game: Any) -> str:
     """The short rules text of the game of a state (or a Game)."""
     game = getattr(state_or_game, "game", state_or_game)
     facts = game.FACTS
-    text = RULES.get(facts.name)
-    if text is None:
-        text = f"{facts.long_name}: play by its rules."
-    return text
+    if facts.name in GAMES:
+        return declaration(facts.name).rules_text
+    return f"{facts.long_name}: play by its rules."
 
 
 def history_lines(history: Sequence[tuple[int, str]], player: int) -> list[str]:

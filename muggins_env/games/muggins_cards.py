@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..kernel.cards import NUM_CARDS, RANK_LIST, check_all_once, format_card, parse_card
+from ..kernel.declaration import GameDeclaration
 from ..kernel.game import TERMINAL, Game, GameFacts, State, legal_mask, piece_offsets
 from ..kernel.options import Option, int_range
 from ..kernel.rewards import win_loss_rewards
@@ -117,6 +118,7 @@ class MugginsCardsGame(Game):
                            doc="offer every physical placement and a call phase after each"),
         "max_turns": Option(1000, check=int_range(1), doc="turns before the hand is a draw"),
     }
+    scoreboard_higher_wins = False  # the scoreboard counts the cards a player still holds
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -617,3 +619,23 @@ class MugginsCardsState(State):
         for (s, i), card in zip(places, rng.permutation(cards).tolist()):
             c.stocks[s][i] = card
         return c
+
+
+#: the game's one declaration (muggins_env.kernel.declaration; docs/design.md, "Adding a game")
+DECLARATION = GameDeclaration(
+    game=MugginsCardsGame,
+    title="Muggins (cards)",
+    rules_text=(
+        "Muggins, the card game (docs/rules/muggins_cards.md). Each player turns up the cards of "
+        "a face-down stock one at a time and must put each on a pile whose top card is exactly one "
+        "rank away (ace low, king high, no wrap; suits do not matter): a common pile first, then an "
+        "opponent's discard pile, then only the player's own discard pile. A player who misses a "
+        "required play can be caught: another player calls 'Muggins!' and the offender takes cards "
+        "from everyone else. The first player to get rid of every card wins."),
+    drawing="muggins_cards",
+    heuristic="muggins_env.agents.heuristic_muggins_cards:MugginsCardsHeuristic",
+    evaluator="muggins_env.agents.heuristic_muggins_cards:MugginsCardsEvaluator",
+    features="muggins_env.agents.features:MugginsCardsFeatures",
+    action_features="muggins_env.agents.features:muggins_cards_actions",
+    narrator="muggins_env.play.tui.narrate:muggins_cards_notes",
+)

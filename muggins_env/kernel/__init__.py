@@ -1,4 +1,5 @@
-"""The shared rules kernel: cards, tiles, seats, options and the Game/State protocol."""
+"""The shared rules kernel: cards, tiles, seats, options, the Game/State protocol and a game's
+declaration."""
 
 from .cards import (
     NUM_CARDS,
@@ -13,6 +14,7 @@ from .cards import (
     rank_of,
     suit_of,
 )
+from .declaration import GameDeclaration, load_hook
 from .game import TERMINAL, Game, GameFacts, IllegalActionError, State, legal_mask, piece_offsets
 from .options import Option, int_range, resolve_options
 from .rewards import win_loss_rewards
@@ -35,6 +37,7 @@ __all__ = [
     "SUIT",
     "TERMINAL",
     "Game",
+    "GameDeclaration",
     "GameFacts",
     "IllegalActionError",
     "Option",
@@ -51,6 +54,7 @@ __all__ = [
     "int_range",
     "left_of",
     "legal_mask",
+    "load_hook",
     "num_teams",
     "num_tiles",
     "opponents_clockwise",

@@ -86,12 +86,19 @@ class Game:
     observation_size: int
     #: an upper bound on decisions in one episode (None when only truncation bounds it)
     max_game_length: int | None = None
+    #: False where fewer is better on the scoreboard (``State.scoreboard``), e.g. cards left
+    scoreboard_higher_wins: ClassVar[bool] = True
 
     def __init__(self, **options: Any) -> None:
         self.options = resolve_options(self.OPTIONS, options, self.FACTS.name)
 
     def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> State:
         raise NotImplementedError
+
+    def sides(self) -> list[int]:
+        """The side of every seat, numbered 0.. in seat order: partners share one (they share a
+        score and a result). Every seat its own side unless the game seats partnerships."""
+        return list(range(self.num_players))
 
     def action_name(self, action: int) -> str:
         """A short readable name of an action index, independent of any state."""
@@ -225,7 +232,8 @@ class State:
     def scoreboard(self) -> tuple[str, list[float]]:
         """What the table keeps score with, per seat: ``(unit, values)``, e.g. ``("points",
         [...])`` with a side's score repeated for each of its seats. Public (every player sees
-        it); the points a move scored are the change of these values."""
+        it); the points a move scored are the change of these values. Higher is better unless the
+        game's ``scoreboard_higher_wins`` is False."""
         return "return", [float(x) for x in self.returns()]
 
     def deal(self) -> dict | None:

@@ -11,14 +11,19 @@ points). It never needs, and never names, a hidden card. Per game:
 - Muggins dominoes: the verdict of the review a move settled (accepted, or the Muggins call
   founded or unfounded, with the true score now that it is settled);
 - card Muggins: the verdict of a "Muggins!" call (the placement stood, or was wrong).
+
+A game's declaration names its notes function (``narrator``, e.g.
+``"muggins_env.play.tui.narrate:cribbage_notes"``); Michigan declares none: its moves say it all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from muggins_env.games import declaration
 from muggins_env.kernel.cards import format_card
+from muggins_env.kernel.declaration import load_hook
 
 
 def _cards(cards: Sequence[int]) -> str:
@@ -66,7 +71,7 @@ def _count_line(rv: dict, starter: int | None, dealer: int | None) -> str:
     return f"{head}: {said}, {verdict}"
 
 
-def _cribbage(before: dict, after: dict, move: Any) -> list[str]:
+def cribbage_notes(before: dict, after: dict, move: Any) -> list[str]:
     from muggins_env.games.cribbage.rules import GO, VALUE
     from muggins_env.games.cribbage.scoring import play_breakdown
 
@@ -108,7 +113,7 @@ def _cribbage(before: dict, after: dict, move: Any) -> list[str]:
 
 
 # -- Muggins dominoes -----------------------------------------------------------------------------------
-def _dominoes(before: dict, after: dict, move: Any) -> list[str]:
+def dominoes_notes(before: dict, after: dict, move: Any) -> list[str]:
     rv, last = before.get("review"), after.get("last_review")
     if rv is None or after.get("review") is not None or not last or last.get("seat") != rv["seat"]:
         return []
@@ -128,7 +133,7 @@ def _dominoes(before: dict, after: dict, move: Any) -> list[str]:
 
 
 # -- card Muggins -------------------------------------------------------------------------------------
-def _muggins_cards(before: dict, after: dict, move: Any) -> list[str]:
+def muggins_cards_notes(before: dict, after: dict, move: Any) -> list[str]:
     from muggins_env.games.muggins_cards import CALL
 
     rv = before.get("review")
@@ -153,14 +158,7 @@ def _muggins_cards(before: dict, after: dict, move: Any) -> list[str]:
     return [f"player {move.player} called Muggins!: founded, {format_card(card)} did not belong on {where}{again}"]
 
 
-NARRATORS: dict[str, Callable[[dict, dict, Any], list[str]]] = {
-    "cribbage_v0": _cribbage,
-    "muggins_dominoes_v0": _dominoes,
-    "muggins_cards_v0": _muggins_cards,
-}
-
-
 def notes(env_id: str, before: dict, after: dict, move: Any) -> list[str]:
     """What ``move`` did beyond its name and points, from public views only (see the module)."""
-    narrate = NARRATORS.get(env_id)
-    return narrate(before, after, move) if narrate is not None else []
+    path = declaration(env_id).narrator  # the game's declared narrator (None: names and points only)
+    return load_hook(path)(before, after, move) if path is not None else []

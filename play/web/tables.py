@@ -37,6 +37,7 @@ from muggins_env.play.web.thinkers import Thinkers
 from starlette.websockets import WebSocketDisconnect
 
 from muggins_env import ENV_NAMES, game_class
+from muggins_env.games import declaration
 from muggins_env.records import MoveRecord
 
 log = logging.getLogger("muggins_env.play.web")
@@ -74,7 +75,8 @@ def _resolved(env_id: str, cls: Any, automatic: list[str]) -> dict[str, dict[str
 
 
 def games_catalog(roster: Roster | None = None) -> dict[str, dict]:
-    """Every env id with its title, declared options (default, allowed values, doc; a default
+    """Every env id with its titles (``title``, the long name; ``short_title``), the key of its
+    drawing on the table page (``drawing``: play/web/static/draw.js), declared options (default, allowed values, doc; a default
     that depends on other options is None, "automatic", and ``resolved`` says what each choice
     makes of those), the options that only change rewards (``payoff``: the form leaves them out)
     and the players of this server that play it: what the create form offers."""
@@ -88,7 +90,8 @@ def games_catalog(roster: Roster | None = None) -> dict[str, dict]:
                           "allowed": list(opt.allowed) if opt.allowed is not None else None, "doc": opt.doc,
                           "payoff": name in PAYOFF_OPTIONS}
         automatic = [k for k, o in opts.items() if o["default"] is None]
-        out[env_id] = {"title": cls.FACTS.long_name, "options": opts, "resolved": _resolved(env_id, cls, automatic),
+        decl = declaration(env_id)
+        out[env_id] = {"title": cls.FACTS.long_name, "short_title": decl.title, "drawing": decl.drawing, "options": opts, "resolved": _resolved(env_id, cls, automatic),
                        "players": [{"name": p["name"], "doc": p["doc"]} for p in players if env_id in p["games"]]}
     return out
 

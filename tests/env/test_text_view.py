@@ -16,9 +16,10 @@ import numpy as np
 import pytest
 
 from muggins_env import ENV_NAMES, game_class
+from muggins_env.games import declaration
 from muggins_env.kernel.cards import format_card
 from muggins_env.kernel.tiles import format_tile
-from muggins_env.text_view import RULES, HistoryKeeper, format_prompt, text_view
+from muggins_env.text_view import HistoryKeeper, format_prompt, text_view
 from muggins_env.wrappers import SeatEnv, agent_action
 
 SMALL = {"muggins_cards_v0": {"num_players": 3}, "cribbage_v0": {"num_players": 2},
@@ -107,13 +108,12 @@ def test_face_down_moves_are_not_named_in_other_seats_history():
 
 def test_view_fields_and_prompt():
     for env_id in ENV_NAMES:
-        assert env_id in RULES
         state = game_class(env_id)(**SMALL[env_id]).new_initial_state(seed=0)
         p = state.current_player()
         view = text_view(state, p, [])
         assert set(view) == {"system", "game", "you", "num_players", "phase", "scores", "table", "history",
                              "legal_moves"}
-        assert view["system"] == RULES[env_id] and view["table"] == state.render(p)
+        assert view["system"] == declaration(env_id).rules_text and view["table"] == state.render(p)
         other = (p + 1) % state.game.num_players
         assert text_view(state, other, [])["legal_moves"] == {}
         listed, unlisted = format_prompt(view, True), format_prompt(view, False)

@@ -8,6 +8,8 @@ one exception is named here: the core reaches the agents' factory by one lazy im
 (``UPWARD``). Every import says where its code is: no relative import climbs out of its folder
 of the checkout, and the folders that install as ``muggins_env.*`` import with absolute names.
 No floor above the core reads the core's private names (``REACH_INS``: the ones still to go).
+A game's declaration names the hooks of the floors above by import path; only those floors
+resolve them.
 """
 
 from __future__ import annotations
@@ -170,6 +172,20 @@ def test_no_floor_above_the_core_reads_its_private_names():
     assert not wrong, "reach-ins into the core:\n" + "\n".join(wrong)
 
 
+def test_the_core_resolves_no_hook_of_a_floor_above():
+    """A game's declaration names its heuristic, features and narrator by import path; only the
+    floor that uses a hook resolves it (``load_hook``), so the core never imports upward by one."""
+    calls = []
+    for path in sorted((ROOT / "muggins_env").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "load_hook":
+                calls.append(f"{path.relative_to(ROOT).as_posix()}:{node.lineno}")
+    assert not calls, "the core resolves a hook of a floor above:\n" + "\n".join(calls)
+    users = {p.relative_to(ROOT).as_posix() for folder in ("agents", "play") for p in (ROOT / folder).rglob("*.py")
+             if "load_hook(" in p.read_text()}
+    assert users == {"agents/factory.py", "agents/features.py", "play/tui/narrate.py"}
+
+
 def test_no_import_cycle_between_modules_of_the_agents():
     """ppo.py and scorer.py imported each other; what both need is in policy.py now."""
     graph: dict[str, set[str]] = {}
@@ -204,8 +220,11 @@ def test_the_core_and_the_agents_load_nothing_above_them():
     code = """
 import sys
 import muggins_env, muggins_env.env, muggins_env.wrappers, muggins_env.records, muggins_env.extras
-for name in muggins_env.ENV_NAMES:
+from muggins_env.games import declarations
+from muggins_env.text_view import text_view
+for name, decl in declarations().items():  # the declarations name hooks above, and import none of them
     muggins_env.make(name).reset(seed=0)
+    text_view(decl.game().new_initial_state(seed=0), 0, [])
 above = lambda *floors: sorted(m for m in sys.modules if m.split(".")[:2][-1] in floors and m.startswith("muggins_env."))
 assert not above("agents", "play", "eval", "train"), above("agents", "play", "eval", "train")
 from muggins_env.wrappers import SeatEnv

@@ -285,6 +285,10 @@ def test_pages_and_static_files_are_served(client):
         assert client.get(f"/static/{f}").status_code == 200
     games = client.get("/api/games").json()
     assert set(games) == set(ENV_NAMES) and games["cribbage_v0"]["options"]["target"]["allowed"] == [121, 61]
+    # the table page's title and drawing, from the games' declarations
+    assert {g: (v["short_title"], v["drawing"]) for g, v in games.items()} == {
+        "muggins_cards_v0": ("Muggins (cards)", "muggins_cards"), "cribbage_v0": ("Cribbage", "cribbage"),
+        "muggins_dominoes_v0": ("Muggins dominoes", "dominoes"), "michigan_v0": ("Michigan", "michigan")}
 
 
 def test_serve_binds_localhost_by_default_and_names_the_extra_when_missing(monkeypatch, capsys):

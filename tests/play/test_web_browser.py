@@ -242,7 +242,8 @@ def test_create_a_table_in_the_form_and_join_by_its_link(server, browser, shots)
         link.click()
         page.wait_for_selector(".hand .card.playable")
         assert page.locator(".hand .card").count() == 6
-        assert "61" in page.locator(".crib-board").inner_text()
+        assert "61" in page.locator(".crib-board").inner_text()  # drawn by the declared drawing key
+        assert page.locator("#title").inner_text() == "Cribbage" and page.title().startswith("Cribbage")  # its title
         assert "P1 random" in page.locator("#seats-bar").inner_text()
         # the seat choices are the server's players by name: no agent spec, no path
         page.goto(server + "/")

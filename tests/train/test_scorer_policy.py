@@ -91,7 +91,7 @@ def test_action_features_read_the_per_action_blocks():
     from muggins_env.games.cribbage.rules import ANNOUNCE
 
     assert f[ANNOUNCE + 12, 6] == 1.0 and f[ANNOUNCE:ANNOUNCE + 30, 6].sum() == 1.0
-    with pytest.raises(ValueError, match="no per-action features for game 'nope'"):
+    with pytest.raises(ValueError, match="unknown env 'nope'; known envs: muggins_cards_v0, cribbage_v0"):
         action_features("nope", game, "derived")
 
 

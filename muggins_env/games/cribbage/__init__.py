@@ -1,5 +1,6 @@
 """Cribbage with muggins counting: the scoring API (public) and the rules state machine."""
 
+from ...kernel.declaration import GameDeclaration
 from .rules import ACCEPT, ANNOUNCE, GO, MUGGINS, NUM_ACTIONS, OVERCOUNT, CribbageGame, CribbageState
 from .scoring import (
     Breakdown,
@@ -15,6 +16,7 @@ from .scoring import (
 __all__ = [
     "ACCEPT",
     "ANNOUNCE",
+    "DECLARATION",
     "GO",
     "MUGGINS",
     "NUM_ACTIONS",
@@ -30,3 +32,25 @@ __all__ = [
     "score_hands_batch",
     "score_play",
 ]
+
+
+#: the game's one declaration (muggins_env.kernel.declaration; docs/design.md, "Adding a game")
+DECLARATION = GameDeclaration(
+    game=CribbageGame,
+    title="Cribbage",
+    rules_text=(
+        "Cribbage (docs/rules/cribbage.md), played to a target score. Each hand every player lays "
+        "away cards face down to the dealer's crib, a starter card is turned, then the players lay "
+        "cards in turn, the running count never above 31: a count of 15 or 31 scores 2, pairs, runs "
+        "and the last card score too; 'go' when you cannot lay. Then each hand (with the starter) is "
+        "shown and scored: fifteens 2, pairs 2, runs, flushes, his nobs; the dealer also scores the "
+        "crib. With muggins counting a player announces the points of its own hand; an opponent who "
+        "sees points missed may call 'muggins' and take them, or call an overcount. The first side "
+        "to reach the target wins."),
+    drawing="cribbage",
+    heuristic="muggins_env.agents.heuristic_cribbage:CribbageHeuristic",
+    evaluator="muggins_env.agents.heuristic_cribbage:CribbageEvaluator",
+    features="muggins_env.agents.features:CribbageFeatures",
+    action_features="muggins_env.agents.features:cribbage_actions",
+    narrator="muggins_env.play.tui.narrate:cribbage_notes",
+)

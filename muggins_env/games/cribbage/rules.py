@@ -187,6 +187,9 @@ class CribbageGame(Game):
     def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> CribbageState:
         return CribbageState(self, seed, deal)
 
+    def sides(self) -> list[int]:
+        return list(self.teams)
+
     def action_name(self, action: int) -> str:
         if action < GO:
             return f"card {format_card(action)}"

@@ -253,6 +253,9 @@ class DominoesGame(Game):
             raise ValueError(f"announcement {value!r} out of range 0..{self.max_announcement}")
         return self.ANNOUNCE + value
 
+    def sides(self) -> list[int]:
+        return list(self.teams)
+
     def action_name(self, action: int) -> str:
         if 0 <= action < self.num_actions:
             return self.action_names[action]

@@ -296,4 +296,5 @@ function drawCribbage(st, board) {
   board.append(labelled(`your hand${v.crib_discards.length ? " · laid away: " + v.crib_discards.map(cardName).join(" ") : ""}`, handRow(v.hand.map((c) => card(c)))));
 }
 
-const DRAW = {muggins_cards_v0: drawMugginsCards, muggins_dominoes_v0: drawDominoes, michigan_v0: drawMichigan, cribbage_v0: drawCribbage};
+// by the drawing key a game's declaration names (/api/games gives each game's ``drawing``)
+const DRAW = {muggins_cards: drawMugginsCards, dominoes: drawDominoes, michigan: drawMichigan, cribbage: drawCribbage};

@@ -7,7 +7,7 @@ const API = `/api/tables/${TABLE}/seats/${SEAT}`;
 let state = null, selected = null, overDismissed = false, socket = null, sending = false;
 let online = false, gone = false, retries = 0;  // the server's socket is up; the table no longer exists
 const $ = (id) => document.getElementById(id);
-const GAME_NAMES = {muggins_cards_v0: "Muggins (cards)", muggins_dominoes_v0: "Muggins dominoes", michigan_v0: "Michigan", cribbage_v0: "Cribbage"};
+let games = {};  // /api/games: each game's short title and drawing key, from the game's declaration
 
 function showError(msg) { $("error").textContent = msg || ""; }
 
@@ -189,8 +189,9 @@ function render(st) {
   }
   state = st;
   if (!state.your_turn) selected = null;
-  document.title = `${GAME_NAMES[st.game] || st.game} · seat ${st.seat}`;
-  $("title").textContent = GAME_NAMES[st.game] || st.game;
+  const game = games[st.game] || {};
+  document.title = `${game.short_title || st.game} · seat ${st.seat}`;
+  $("title").textContent = game.short_title || st.game;
   $("status").textContent = st.error ? `table stopped: ${st.error}`
     : st.over ? "game over" : st.your_turn ? `your turn · ${st.phase}`
     : st.to_act === st.seat ? `playing your only move · ${st.phase}` : `waiting for player ${st.to_act} · ${st.phase}`;
@@ -205,7 +206,7 @@ function render(st) {
     board.append(el("div", "hand-summary", `hand ${h.hand} over: ` + h.points.map((x, p) => `${p === st.seat ? "you" : "P" + p} ${x > 0 ? "+" : ""}${x}`).join(" · ")
                     + ` (${st.score_unit}) → ` + h.scores.join(" / ")));
   }
-  (DRAW[st.game] || ((s, b) => b.append(el("pre", "", s.text))))(st, board);
+  (DRAW[game.drawing] || ((s, b) => b.append(el("pre", "", s.text))))(st, board);
   $("text").textContent = st.text;
   drawSeats();
   drawMoves();
@@ -264,6 +265,7 @@ async function main() {
   $("close-over").addEventListener("click", () => { overDismissed = true; $("over").hidden = true; });
   if (!TOKEN) { showError("this link has no seat token: open the full link you were given"); return; }
   setOnline(false, "Connecting…");
+  try { games = await (await fetch("/api/games")).json(); } catch (e) { /* the page still plays: titled by env id, drawn as text */ }
   try { render(await api("")); } catch (e) { showError(e.message); }
   connect();
 }
