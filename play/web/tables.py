@@ -78,7 +78,8 @@ def games_catalog(roster: Roster | None = None) -> dict[str, dict]:
     """Every env id with its title, declared options (default, allowed values, doc; a default
     that depends on other options is None, "automatic", and ``resolved`` says what each choice
     makes of those), the options that only change rewards (``payoff``: the form leaves them out)
-    and the players of this server that play it: what the create form offers."""
+    and the players of this server that play it (a zoo network or best: player with the only
+    options it plays): what the create form offers."""
     players = roster.catalog(ENV_NAMES) if roster is not None else []
     out = {}
     for env_id in ENV_NAMES:
@@ -90,7 +91,8 @@ def games_catalog(roster: Roster | None = None) -> dict[str, dict]:
                           "payoff": name in PAYOFF_OPTIONS}
         automatic = [k for k, o in opts.items() if o["default"] is None]
         out[env_id] = {"title": cls.FACTS.long_name, "options": opts, "resolved": _resolved(env_id, cls, automatic),
-                       "players": [{"name": p["name"], "doc": p["doc"]} for p in players if env_id in p["games"]]}
+                       "players": [{k: p[k] for k in ("name", "doc", "options") if k in p}
+                                   for p in players if env_id in p["games"]]}
     return out
 
 
