@@ -6,7 +6,9 @@ trained for, the training config and preset, steps, time and its evaluation agai
 heuristic). Agent specs: ``zoo:<env_id>`` is the model named ``default``, ``zoo:<env_id>/<name>``
 another configuration (``zoo:cribbage_v0/4p``). A model only plays the game options on its
 card (the reward option aside, which changes what is paid, not what is played); anything else
-is a clear error naming the models that exist. Regenerate a model with the ``regenerate``
+is a clear error naming the difference and the spec of the same kind that fits (``zoo:cribbage_v0``
+asked for standard cribbage, ``muggins=False``, names ``zoo:cribbage_v0/standard``; a ``best:``
+spec names a ``best:`` one). Regenerate a model with the ``regenerate``
 command on its card (its preset in ``configs/``).
 
 The strongest player of each configuration is not always a network alone: ``players.json``
