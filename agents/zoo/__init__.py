@@ -6,7 +6,9 @@ trained for, the training config and preset, steps, time and its evaluation agai
 heuristic). Agent specs: ``zoo:<env_id>`` is the model named ``default``, ``zoo:<env_id>/<name>``
 another configuration (``zoo:cribbage_v0/4p``). A model only plays the game options on its
 card (the reward option aside, which changes what is paid, not what is played); anything else
-is a clear error naming the models that exist. Regenerate a model with the ``regenerate``
+is a clear error naming the difference and the spec of the same kind that fits (``zoo:cribbage_v0``
+asked for standard cribbage, ``muggins=False``, names ``zoo:cribbage_v0/standard``; a ``best:``
+spec names a ``best:`` one). Regenerate a model with the ``regenerate``
 command on its card (its preset in ``configs/``).
 
 The strongest player of each configuration is not always a network alone: ``players.json``
@@ -71,6 +73,39 @@ def trained_options(game_id: str, card: dict) -> dict:
     return play_options(make_game(game_id, card["game_options"]).options)
 
 
+def fitting_models(game_id: str, options: dict | None = None) -> list[str]:
+    """The zoo models that play ``game_id`` with these options (the reward option aside)."""
+    from .. import make_game
+
+    asked = play_options(make_game(game_id, options).options)
+    return [m for m in list_models() if m.split("/")[0] == game_id and trained_options(game_id, model_card(m)) == asked]
+
+
+def check_options(name: str, game_id: str, options: dict | None = None, kind: str = "zoo") -> Any:
+    """The folder of zoo model ``name`` if it plays ``game_id`` with ``options``; else a ValueError
+    naming the difference and the ``<kind>:`` spec that fits (``zoo`` or ``best``), if one exists."""
+    from .. import make_game
+
+    zoo_game, _, folder = _folder(name)
+    offered = list_models() if kind == "zoo" else list(best_players())
+    # a best: player plays its network's options: the message is the network's, the hint a best: spec
+    head = "" if kind == "zoo" else f"best:{name} plays what its network plays: "
+    if zoo_game != game_id:
+        listed = ", ".join(m if kind == "zoo" else f"best:{m}" for m in offered if m.split("/")[0] == game_id)
+        raise ValueError(f"{head}zoo model {name!r} plays {zoo_game}, not {game_id}; "
+                         f"{'zoo models' if kind == 'zoo' else 'best players'} for {game_id}: {listed or 'none'}")
+    card = json.loads(folder.joinpath("model_card.json").read_text())
+    asked, trained = play_options(make_game(game_id, options).options), trained_options(game_id, card)
+    if asked != trained:
+        diff = ", ".join(f"{k}={asked.get(k)!r} (trained: {trained.get(k)!r})"
+                         for k in sorted(set(asked) | set(trained)) if asked.get(k) != trained.get(k))
+        fits = [m for m in fitting_models(game_id, options) if m in offered]
+        hint = f"; use {kind}:{fits[0]}" if fits else f"; no {kind}: spec plays these options"
+        raise ValueError(f"{head}zoo model {name!r} was trained for {game_id} with {trained}, not these options: "
+                         f"{diff}{hint}")
+    return folder
+
+
 def load_zoo_agent(name: str, game_id: str, options: dict | None = None, deterministic: bool = True) -> Any:
     """The agent of spec ``zoo:name`` playing ``game_id`` with env ``options``."""
     import numpy as np
@@ -78,21 +113,8 @@ def load_zoo_agent(name: str, game_id: str, options: dict | None = None, determi
     from muggins_env.agents.features import make_features
     from muggins_env.agents.ppo import PPOAgent, policy_from_arrays
 
-    zoo_game, _, folder = _folder(name)
-    card = json.loads(folder.joinpath("model_card.json").read_text())
-    if zoo_game != game_id:
-        raise ValueError(f"zoo model {name!r} plays {zoo_game}, not {game_id}; zoo models for {game_id}: "
-                         f"{', '.join(m for m in list_models() if m.split('/')[0] == game_id) or 'none'}")
+    folder = check_options(name, game_id, options)
     game = make_game(game_id, options)
-    asked, trained = play_options(game.options), trained_options(game_id, card)
-    if asked != trained:
-        diff = ", ".join(f"{k}={asked.get(k)!r} (trained: {trained.get(k)!r})"
-                         for k in sorted(set(asked) | set(trained)) if asked.get(k) != trained.get(k))
-        fits = [m for m in list_models() if m.split("/")[0] == game_id
-                and trained_options(game_id, model_card(m)) == asked]
-        hint = f"; use zoo:{fits[0]}" if fits else ""
-        raise ValueError(f"zoo model {name!r} was trained for {game_id} with {trained}, not these options: "
-                         f"{diff}{hint}")
     with folder.joinpath("model.npz").open("rb") as f, np.load(f, allow_pickle=False) as data:
         policy = policy_from_arrays({k: data[k] for k in data.files})
     features = make_features(policy.features, game_id, game)
@@ -124,7 +146,7 @@ def load_best_agent(name: str, game_id: str, options: dict | None = None) -> Any
     from muggins_env.agents import make_agent
 
     record = best_player(name)
-    load_zoo_agent(name, game_id, options)  # the same game and options as the network, or its clear error
+    check_options(name, game_id, options, kind="best")  # the network's game and options, or the best: that fits
     agent = make_agent(record["spec"], game_id, options)
     agent.name = f"best:{name}"
     return agent

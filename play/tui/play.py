@@ -52,7 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
     seats.add_argument("--humans", help="human seats, comma-separated (hot seat), e.g. 0,2")
     p.add_argument("--opponents", nargs="+", default=["heuristic"], metavar="SPEC",
                    help="agent specs for the other seats, cycled (default: heuristic): random heuristic "
-                        "search:200 ppo:path/model.zip")
+                        "search:200 ppo:path/model.zip, the zoo's zoo:<name> and best:<name> (muggins-eval "
+                        "--list-agents names them; each plays the options on its card, e.g. "
+                        "zoo:cribbage_v0/standard with --opt muggins=false)")
     p.add_argument("--seed", type=int, help="deal seed (default: random; printed, and kept in the record)")
     p.add_argument("--delay", type=float, default=0.6, help="seconds between agents' moves (default 0.6)")
     p.add_argument("--save", help="game record path (default: muggins-games/<env>-seed<seed>-<time>.json)")

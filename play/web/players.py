@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from muggins_env.agents.zoo import best_players, list_models, model_card
+from muggins_env.agents.zoo import best_players, list_models, model_card, trained_options
 from muggins_env.play.web.limits import short
 
 from muggins_env import agents as muggins_agents
@@ -32,6 +32,7 @@ class Player:
     spec: str  # the agent spec behind it (never sent to a client)
     doc: str
     games: tuple[str, ...] | None = None  # the games it plays (None: every game)
+    options: Mapping[str, Any] | None = None  # the only options it plays (a zoo card's; None: any)
 
     @property
     def inline(self) -> bool:
@@ -64,19 +65,18 @@ class Roster:
         self.players[player.name] = player
 
     def _add_zoo(self) -> None:
+        plays = {}  # zoo model -> the options it plays, which its best: player plays too
         for model in list_models():
-            card = model_card(model)
-            opts = card.get("game_options", {})
-            n = opts.get("num_players")
-            extra = ", with mistakes" if opts.get("mistakes") else ""
-            self._add(Player(f"zoo:{model}", f"zoo:{model}",
-                             f"a trained network{f' for {n} players' if n else ''}{extra}", (model.split("/")[0],)))
+            game_id = model.split("/")[0]
+            plays[model] = trained_options(game_id, model_card(model))
+            self._add(Player(f"zoo:{model}", f"zoo:{model}", f"a trained network{_options_text(game_id, plays[model])}",
+                             (game_id,), plays[model]))
         for model, record in best_players().items():
             budget = muggins_agents.parse_spec(record["spec"])[2]["budget"]
-            if budget <= self.max_search:
+            if budget <= self.max_search and model in plays:
                 self._add(Player(f"best:{model}", f"best:{model}",
                                  f"the strongest player for zoo:{model}'s game: search:{budget} guided by that network",
-                                 (model.split("/")[0],)))
+                                 (model.split("/")[0],), plays[model]))
 
     def add(self, name: str, spec: str) -> None:
         """An operator's player (``--agent NAME=SPEC``); the spec must name a known agent kind."""
@@ -114,7 +114,18 @@ class Roster:
         return agent
 
     def catalog(self, games: Iterable[str]) -> list[dict]:
-        """The players for the create form: name, a line on each, and the games each plays."""
+        """The players for the create form: name, a line on each, the games each plays and, for a
+        zoo network or a best: player, the only options it plays (the form offers it for those)."""
         games = list(games)
         return [{"name": p.name, "doc": p.doc, "games": list(p.games) if p.games else games}
+                | ({"options": dict(p.options)} if p.options is not None else {})
                 for p in self.players.values()]
+
+
+def _options_text(game_id: str, options: Mapping[str, Any]) -> str:
+    """" for 2 players, muggins off": the player count and every option off the game's default."""
+    declared = muggins_agents.make_game(game_id).OPTIONS
+    n = options.get("num_players")
+    words = [f"{k.replace('_', ' ')} {'on' if v is True else 'off' if v is False else v}" for k, v in options.items()
+             if k != "num_players" and k in declared and not callable(declared[k].default) and v != declared[k].default]
+    return (f" for {n} players" if n else "") + "".join(f", {w}" for w in words)

@@ -79,7 +79,8 @@ def games_catalog(roster: Roster | None = None) -> dict[str, dict]:
     drawing on the table page (``drawing``: play/web/static/draw.js), declared options (default, allowed values, doc; a default
     that depends on other options is None, "automatic", and ``resolved`` says what each choice
     makes of those), the options that only change rewards (``payoff``: the form leaves them out)
-    and the players of this server that play it: what the create form offers."""
+    and the players of this server that play it (a zoo network or best: player with the only
+    options it plays): what the create form offers."""
     players = roster.catalog(ENV_NAMES) if roster is not None else []
     out = {}
     for env_id in ENV_NAMES:
@@ -91,8 +92,10 @@ def games_catalog(roster: Roster | None = None) -> dict[str, dict]:
                           "payoff": name in PAYOFF_OPTIONS}
         automatic = [k for k, o in opts.items() if o["default"] is None]
         decl = declaration(env_id)
-        out[env_id] = {"title": cls.FACTS.long_name, "short_title": decl.title, "drawing": decl.drawing, "options": opts, "resolved": _resolved(env_id, cls, automatic),
-                       "players": [{"name": p["name"], "doc": p["doc"]} for p in players if env_id in p["games"]]}
+        out[env_id] = {"title": cls.FACTS.long_name, "short_title": decl.title, "drawing": decl.drawing,
+                       "options": opts, "resolved": _resolved(env_id, cls, automatic),
+                       "players": [{k: p[k] for k in ("name", "doc", "options") if k in p}
+                                   for p in players if env_id in p["games"]]}
     return out
 
 

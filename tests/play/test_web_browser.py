@@ -253,3 +253,36 @@ def test_create_a_table_in_the_form_and_join_by_its_link(server, browser, shots)
         assert not [c for c in choices if c.startswith(("ppo:", "rllib:"))]
     finally:
         ctx.close()
+
+
+def test_the_form_offers_each_network_only_for_the_options_it_plays(server, browser):
+    """standard cribbage (muggins off) gets its own zoo and best: players; the muggins ones leave"""
+    ctx = browser.new_context(viewport={"width": 1100, "height": 700})
+    try:
+        page = ctx.new_page()
+        page.goto(server + "/")
+        page.select_option("#game", "cribbage_v0")
+
+        def offered():
+            return set(page.locator('select[name="seat1"] option').evaluate_all("(os) => os.map((o) => o.value)"))
+
+        assert {"zoo:cribbage_v0", "best:cribbage_v0", "heuristic"} <= offered()
+        assert not {"zoo:cribbage_v0/standard", "best:cribbage_v0/standard", "zoo:cribbage_v0/4p"} & offered()
+        page.select_option('select[name="seat1"]', "zoo:cribbage_v0")
+        page.select_option('[data-option="muggins"]', "false")
+        assert {"zoo:cribbage_v0/standard", "best:cribbage_v0/standard", "heuristic"} <= offered()
+        assert not {"zoo:cribbage_v0", "best:cribbage_v0", "zoo:cribbage_v0/standard_4p"} & offered()
+        # the muggins network left with its options: the seat falls back to the heuristic
+        assert page.locator('select[name="seat1"]').input_value() == "heuristic"
+        page.select_option('[data-option="num_players"]', "4")
+        assert {"zoo:cribbage_v0/standard_4p", "best:cribbage_v0/standard_4p"} <= offered()
+        assert not {"zoo:cribbage_v0/standard", "zoo:cribbage_v0/4p"} & offered()
+        page.select_option('[data-option="num_players"]', "2")
+        page.select_option('select[name="seat1"]', "zoo:cribbage_v0/standard")
+        page.click("#create-btn")
+        page.locator(".seat-link").wait_for()
+        page.locator(".seat-link").click()
+        page.wait_for_selector(".hand .card.playable")
+        assert "P1 zoo:cribbage_v0/standard" in page.locator("#seats-bar").inner_text()
+    finally:
+        ctx.close()

@@ -88,7 +88,7 @@ function optionControl(name, spec) {
   }
   input.dataset.option = name;
   input.dataset.initial = input.value;
-  input.addEventListener("change", () => { if (name === "num_players") drawSeats(); relabel(); });
+  input.addEventListener("change", () => { drawSeats(); relabel(); });  // the players offered follow the options
   lab.append(input);
   return lab;
 }
@@ -108,10 +108,23 @@ function numPlayers() {
   return el ? JSON.parse(el.value) : 2;
 }
 
+// a zoo network or a best: player plays only the options on its card: it is offered while every
+// option chosen in a list (not left automatic) is the one it plays
+function fits(player) {
+  if (!player.options) return true;
+  for (const el of document.querySelectorAll("select[data-option]")) {
+    const name = el.dataset.option;
+    if (el.value !== "auto" && name in player.options && JSON.parse(el.value) !== player.options[name]) return false;
+  }
+  return true;
+}
+
 function playerSelect(name, value, withPerson) {
   const sel = document.createElement("select");
   sel.name = name;
-  const choices = (withPerson ? [{name: "human", doc: "a person: they get their own link"}] : []).concat(game().players);
+  const offered = game().players.filter(fits);
+  if (!offered.some((p) => p.name === value) && value !== "human") value = "heuristic";  // no longer offered
+  const choices = (withPerson ? [{name: "human", doc: "a person: they get their own link"}] : []).concat(offered);
   for (const p of choices) {
     const o = document.createElement("option");
     o.value = p.name;
@@ -125,6 +138,7 @@ function playerSelect(name, value, withPerson) {
 function drawSeats() {
   const box = $("seats");
   const old = [...box.querySelectorAll("select.seat")].map((s) => s.value);
+  const oldStandIns = [...box.querySelectorAll("select.stand-in-choice")].map((s) => s.value);
   box.textContent = "";
   for (let p = 0; p < numPlayers(); p++) {
     const row = document.createElement("div");
@@ -140,7 +154,7 @@ function drawSeats() {
       const away = document.createElement("label");
       away.className = "stand-in";
       away.append(`if away ${server.seat_timeout / 60} min, played by `);
-      const s = playerSelect(`stand_in${p}`, "heuristic", false);
+      const s = playerSelect(`stand_in${p}`, oldStandIns[p] || "heuristic", false);
       s.className = "stand-in-choice";
       away.append(s);
       row.append(away);
