@@ -32,6 +32,8 @@ __all__ = [
     "HEURISTICS",
     "SEARCH_SETTINGS",
     "SEARCH_SPEC_HELP",
+    "SEARCH_VALUES",
+    "TABLE_EVALUATORS",
     "Agent",
     "HeuristicBase",
     "RandomAgent",
@@ -84,7 +86,12 @@ def _parse_value(text: str) -> Any:
 
 
 #: the settings of ``search:N,key=value,...``
-SEARCH_SETTINGS = ("budget", "z", "max_candidates", "horizon", "policy", "rollout", "prior")
+SEARCH_SETTINGS = ("budget", "z", "max_candidates", "horizon", "policy", "rollout", "prior", "value")
+#: ``value=``: how a rollout is valued (``rollout``: the game's evaluator, the default; ``table``:
+#: the position reached at the end of the deal, by the shipped position values)
+SEARCH_VALUES = ("rollout", "table")
+#: game id -> "module:Evaluator" valuing rollouts by the position values (``search:N,value=table``)
+TABLE_EVALUATORS = {"cribbage_v0": "heuristic_cribbage:CribbageTableEvaluator"}
 #: the search's spec in a few lines (``muggins-eval --list-agents`` prints it)
 SEARCH_SPEC_HELP = """\
 search:N[,z=1.0][,max_candidates=6][,horizon=H]   N heuristic rollouts per decision (default 200)
@@ -93,7 +100,9 @@ search:N,policy=SPEC[,rollout=policy|heuristic][,prior=heuristic|policy|hybrid] 
     random); rollout=policy (the default with a policy) lets it play every seat of the rollouts,
     prior=policy takes the candidates and the move kept without evidence from its ranking,
     prior=hybrid keeps the heuristic's candidates, adds the policy's move and keeps it without evidence;
-    e.g. search:200,policy=zoo:cribbage_v0   search:200,policy=zoo:cribbage_v0,rollout=heuristic,prior=policy"""
+    e.g. search:200,policy=zoo:cribbage_v0   search:200,policy=zoo:cribbage_v0,rollout=heuristic,prior=policy
+search:N,value=table   cribbage (2 players or 4): each rollout stops at the end of the deal and is valued
+    by the position reached (the chance to win from the shipped position values), not by its points"""
 
 
 def _check_search_choices(spec: str, kwargs: dict) -> None:
@@ -101,7 +110,7 @@ def _check_search_choices(spec: str, kwargs: dict) -> None:
     observations, ``rollout`` and ``prior`` one of their choices (clear errors naming them)."""
     from .search import POLICY_KINDS, PRIORS, ROLLOUTS
 
-    for key, allowed in (("rollout", ROLLOUTS), ("prior", PRIORS)):
+    for key, allowed in (("rollout", ROLLOUTS), ("prior", PRIORS), ("value", SEARCH_VALUES)):
         if key in kwargs and kwargs[key] not in allowed:
             raise ValueError(f"agent spec {spec!r}: search setting {key}={kwargs[key]!r} is not allowed; "
                              f"allowed: {', '.join(allowed)}")
@@ -231,6 +240,15 @@ def make_agent(spec: str, game_id: str, options: dict | None = None) -> Agent:
     from .search import SearchAgent
 
     evaluator = ev_cls(game) if ev_cls is not None else None
+    if kwargs.pop("value", "rollout") == "table":
+        if game_id not in TABLE_EVALUATORS:
+            raise ValueError(f"agent spec {spec!r}: value=table needs position values, which exist for "
+                             f"{', '.join(TABLE_EVALUATORS)} only (not {game_id})")
+        module, name = TABLE_EVALUATORS[game_id].split(":")
+        try:
+            evaluator = getattr(importlib.import_module(f"{__name__}.{module}"), name)(game)
+        except ValueError as e:
+            raise ValueError(f"agent spec {spec!r}: {e}") from None
     policy_spec = kwargs.pop("policy", None)
     if policy_spec is not None:
         try:

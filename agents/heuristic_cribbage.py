@@ -50,6 +50,7 @@ from ..games.cribbage.rules import (
 from ..games.cribbage.scoring import fast_score, play_points_fast, score_hands_batch
 from ..kernel.cards import RANK_LIST, format_card
 from .base import HeuristicBase
+from .position_values import dealer_table
 
 VALUE = [min(r, 10) for r in RANK_LIST]
 #: penalty for leaving a count a ten-card turns into 15 or 31
@@ -581,3 +582,31 @@ class CribbageEvaluator:
         if state.is_terminal():
             v += float(state.returns()[player])
         return v
+
+
+class CribbageTableEvaluator(CribbageEvaluator):
+    """``search:N,value=table``: rollouts to the end of the current deal, as the default
+    evaluator's, valued by the position reached instead of the points: the player's side's chance
+    to win from the next deal's start (``position_values.win_chance``: the shipped table of the
+    game's players, target and muggins), as a return (2 * chance - 1), or the return if the game
+    ended. Two-sided configurations only (2 players, or 4 in partnerships), not lowball."""
+
+    setting = "value=table"
+
+    def __init__(self, game) -> None:
+        super().__init__(game)
+        if game.lowball or game.num_sides != 2:
+            raise ValueError(f"search value=table: no position values for cribbage with {game.num_players} "
+                             f"players{' and lowball' if game.lowball else ''}; tables exist for 2 players "
+                             "and 4 (partnerships), not lowball")
+        self.table = dealer_table(game.num_players, game.target, game.muggins)
+
+    def value(self, state, player, marker) -> float:
+        if state.is_terminal():
+            return float(state.returns()[player])
+        sc = state.scores
+        dealer_side = self.teams[state.dealer]
+        chance = float(self.table[sc[dealer_side], sc[1 - dealer_side]])
+        if self.teams[player] != dealer_side:
+            chance = 1.0 - chance
+        return 2.0 * chance - 1.0

@@ -20,7 +20,7 @@ play does not depend on the score). They are shipped as ``tables/cribbage_v0.npz
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -113,7 +113,7 @@ def _ramp(steps: np.ndarray) -> np.ndarray:
     return np.arange(1, int(ends[-1]) + 1) - np.repeat(ends - steps, steps) if len(steps) else steps
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tables() -> tuple[dict, dict]:
     path = TABLES / "cribbage_v0.npz"
     with np.load(path, allow_pickle=False) as z:

@@ -51,7 +51,8 @@ def _bool(text: str) -> bool:
 def deal_events(state, heuristic, rng: np.random.Generator) -> list[tuple[int, int, int]]:
     """Play ``state``'s current deal to its end with ``heuristic`` at every seat; its scoring
     events in the order they were scored: (side relative to the dealer's, points, kind)."""
-    from muggins_env.games.cribbage.rules import ANNOUNCE_PHASE, DISCARD, PLAY as PLAY_PHASE, RESPOND
+    from muggins_env.games.cribbage.rules import ANNOUNCE_PHASE, DISCARD, RESPOND
+    from muggins_env.games.cribbage.rules import PLAY as PLAY_PHASE
 
     g = state.game
     teams, sides = g.teams, g.num_sides
@@ -230,7 +231,7 @@ def plot(tables: dict, path: str) -> None:
     import matplotlib.pyplot as plt
 
     keys = [k for k in ("p2_t121_standard", "p2_t61_standard", "p4_t121_standard") if k in tables]
-    fig, axes = plt.subplots(1, len(keys), figsize=(4.6 * len(keys), 4.2), squeeze=False)
+    fig, axes = plt.subplots(1, len(keys), figsize=(5.4 * len(keys), 4.4), squeeze=False)
     for ax, key in zip(axes[0], keys):
         v = tables[key]
         target = v.shape[0]
@@ -239,7 +240,9 @@ def plot(tables: dict, path: str) -> None:
                    colors="k", linewidths=0.6)
         ax.set_xlabel("pone's score (the other side)")
         ax.set_ylabel("dealer's score")
-        ax.set_title(f"{key}: dealer wins from 0-0: {v[0, 0]:.3f}", fontsize=9)
+        players, target_name, rules = key.split("_")
+        ax.set_title(f"{players[1:]} players, {rules}, to {target_name[1:]}: 0-0 {v[0, 0]:.3f}", fontsize=9)
+    fig.subplots_adjust(wspace=0.35)
     fig.colorbar(im, ax=axes[0].tolist(), shrink=0.8, label="chance the dealer's side wins")
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110, bbox_inches="tight")
