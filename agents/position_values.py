@@ -15,6 +15,9 @@ card), so positions are solved from the largest score sum down (``solve_race``).
 
 The values are the heuristic's: a position's worth between two players who play like it (its
 play does not depend on the score). They are shipped as ``tables/cribbage_v0.npz`` (numpy only).
+Muggins dominoes (``dominoes_table``, ``tables/muggins_dominoes_v0.npz``,
+``benchmarks/position_values_dominoes.py``) is the same race without roles: the heaviest tile
+leads, so a position is the two scores alone.
 """
 
 from __future__ import annotations
@@ -59,9 +62,13 @@ class DealEvents:
         return DealEvents(self.side[rows], self.points[rows], np.concatenate([[0], np.cumsum(lengths)]))
 
 
-def solve_race(deals: DealEvents, target: int) -> np.ndarray:
-    """``V[d, p]`` for 0 <= d, p < target: the chance that the dealer's side wins from ``d`` to
-    ``p`` at the start of a deal, each deal drawn uniformly from ``deals`` (see the module)."""
+def solve_race(deals: DealEvents, target: int, alternate: bool = True) -> np.ndarray:
+    """``V[d, p]`` for 0 <= d, p < target: the chance that side 0 (the dealer's) wins from ``d`` to
+    ``p`` at the start of a deal, each deal drawn uniformly from ``deals`` (see the module).
+    ``alternate``: the sides swap roles every deal (cribbage's deal passes to the other side);
+    False: every deal is drawn for side 0 as it is (a game whose hands favour neither side by
+    position, e.g. dominoes, with each hand recorded from both sides), and a deal may score
+    nothing (the position comes back)."""
     k = len(deals)
     if k == 0:
         raise ValueError("solve_race needs at least one recorded deal")
@@ -73,8 +80,10 @@ def solve_race(deals: DealEvents, target: int) -> np.ndarray:
         c = np.cumsum(m)
         cum.append(c - np.concatenate([[0], c])[deals.start[:-1]][deal_of])
     totals = [np.bincount(deal_of, weights=m, minlength=k).astype(np.int64) for m in mine]
-    if np.any(totals[0] + totals[1] < 1):
-        raise ValueError("a recorded deal scores no point: the race would not end")
+    stay = float(np.mean(totals[0] + totals[1] == 0))  # deals that leave the position as it was
+    if (alternate and stay) or stay == 1.0:
+        raise ValueError("a recorded deal scores no point: the race would not end" if stay == 1.0 else
+                         "a recorded deal scores no point: with alternating roles every deal must score")
     big = int(max(totals[0].max(), totals[1].max())) + 1  # a need of `big` or more is never met in a deal
     # first[s][r, c]: deals in which side s first reaches r points while the other side holds c
     # (an event of side s that takes it from before to after reaches every r in (before, after])
@@ -99,10 +108,13 @@ def solve_race(deals: DealEvents, target: int) -> np.ndarray:
             p = total - d
             need_d, need_p = min(target - d, big), min(target - p, big)
             value = first[0][need_d, need_p]
-            # neither side reached the target: the other side deals next, from (p + y, d + x)
             h = hist[:need_d, :need_p]
-            nxt = v[p:p + need_p, d:d + need_d].T  # [x, y] -> V[p + y, d + x]
-            value += float(np.sum(h * (1.0 - nxt)))
+            if alternate:  # neither side reached the target: the other side deals next, from (p + y, d + x)
+                nxt = v[p:p + need_p, d:d + need_d].T  # [x, y] -> V[p + y, d + x]
+                value += float(np.sum(h * (1.0 - nxt)))
+            else:  # the next deal from (d + x, p + y); v[d, p] is still 0: the deals that score
+                # nothing come back to this position, solved by the division
+                value = (value + float(np.sum(h * v[d:d + need_d, p:p + need_p]))) / (1.0 - stay)
             v[d, p] = value
     return v
 
@@ -114,8 +126,8 @@ def _ramp(steps: np.ndarray) -> np.ndarray:
 
 
 @cache
-def _tables() -> tuple[dict, dict]:
-    path = TABLES / "cribbage_v0.npz"
+def _tables(game_id: str = "cribbage_v0") -> tuple[dict, dict]:
+    path = TABLES / f"{game_id}.npz"
     with np.load(path, allow_pickle=False) as z:
         tables = {k: z[k] for k in z.files if k != "info"}
         info = json.loads(str(z["info"])) if "info" in z.files else {}
@@ -156,6 +168,28 @@ def win_chance(scores, dealer_side: int, *, num_players: int = 2, target: int = 
     return out
 
 
-def table_info() -> dict:
-    """How the shipped tables were made (per configuration: players, muggins, deals, seed)."""
-    return dict(_tables()[1])
+def table_info(game_id: str = "cribbage_v0") -> dict:
+    """How the shipped tables of ``game_id`` (cribbage_v0, muggins_dominoes_v0) were made (per
+    configuration: players, options, deals or hands, seed)."""
+    if game_id not in ("cribbage_v0", "muggins_dominoes_v0"):
+        raise ValueError(f"no position values for {game_id!r}; games with them: cribbage_v0, muggins_dominoes_v0")
+    return dict(_tables(game_id)[1])
+
+
+# -- Muggins dominoes: no seat has a role in a hand, so a position is the two sides' scores ---------
+#: players -> the default target of the two-sided configurations (4 players: partnerships)
+DOMINOES_TARGETS = {2: 200, 4: 150}
+
+
+def dominoes_key(num_players: int, target: int) -> str:
+    return f"p{num_players}_t{target}"
+
+
+def dominoes_table(num_players: int = 2) -> np.ndarray:
+    """The read-only table ``V[a, b]``: the chance that the side at ``a`` points wins against the
+    side at ``b`` as a hand of the default Muggins dominoes begins (2 players to 200, or 4 in
+    partnerships to 150); ``V[a, b] + V[b, a] = 1``."""
+    if num_players not in DOMINOES_TARGETS:
+        raise ValueError(f"no dominoes position values for num_players={num_players!r}; tables exist for 2 "
+                         "players and 4 in partnerships (the default variant and target)")
+    return _tables("muggins_dominoes_v0")[0][dominoes_key(num_players, DOMINOES_TARGETS[num_players])]
