@@ -3,7 +3,9 @@
 Two steps, both seeded (the plan: ``benchmarks/results/position_values/PLAN.md``):
 
 ``record``: plays single deals of the heuristic against itself (every seat ``heuristic``, as
-its search rollouts play it) and saves, per deal, the ordered scoring events read from the
+its search rollouts play it; ``--agent SPEC`` seats another agent everywhere, e.g. ``search:400``
+for the points per deal of issue 47's item 6, whose play near the target depends on the score,
+so its deals from 0-0 give its points per deal, not an exact table) and saves, per deal, the ordered scoring events read from the
 kernel state's scores after each action: his heels, every point of the play as it is pegged,
 then the show (the hands in the order they are counted, then the crib) and, with muggins, a
 claim's points as it settles. Each event is (side relative to the dealer: 0 the dealer's side,
@@ -48,9 +50,41 @@ def _bool(text: str) -> bool:
     raise argparse.ArgumentTypeError(f"{text!r} is not true or false")
 
 
+class AtEverySeat:
+    """An agent (any spec) at every seat of a kernel state, given what the tournament harness
+    gives it (``eval.tournament.play_game``: the observation, the mask, the view, the sampler);
+    forced moves are played without asking."""
+
+    def __init__(self, agent) -> None:
+        self.agent = agent
+        self.sampler = getattr(agent, "needs_sampler", False)
+
+    def act_on_state(self, state, rng: np.random.Generator) -> int:
+        mask = state.legal_actions_mask()
+        legal = mask.nonzero()[0]
+        if len(legal) == 1:
+            return int(legal[0])
+        p = state.current_player()
+        info = {"action_mask": mask, "seat": p, "phase": state.phase_name(), "view": state.public_view(p)}
+        if self.sampler:
+            info["resample"] = lambda r, _s=state, _p=p: _s.resample_hidden(_p, r)
+        return int(self.agent.act(state.observation(p), mask.copy(), rng, info))
+
+
+def make_player(spec: str, options: dict, game):
+    """``heuristic``: the game's heuristic itself (its ``act_on_state``, the search rollouts'
+    moves); any other agent spec at every seat through ``AtEverySeat``."""
+    from muggins_env.agents import make_agent, make_heuristic
+
+    if spec == "heuristic":
+        return make_heuristic("cribbage_v0", options, game)
+    return AtEverySeat(make_agent(spec, "cribbage_v0", options))
+
+
 def deal_events(state, heuristic, rng: np.random.Generator) -> list[tuple[int, int, int]]:
-    """Play ``state``'s current deal to its end with ``heuristic`` at every seat; its scoring
-    events in the order they were scored: (side relative to the dealer's, points, kind)."""
+    """Play ``state``'s current deal to its end with ``heuristic`` (anything with
+    ``act_on_state``: ``make_player``) at every seat; its scoring events in the order they were
+    scored: (side relative to the dealer's, points, kind)."""
     from muggins_env.games.cribbage.rules import ANNOUNCE_PHASE, DISCARD, RESPOND
     from muggins_env.games.cribbage.rules import PLAY as PLAY_PHASE
 
@@ -113,11 +147,11 @@ def deal_events(state, heuristic, rng: np.random.Generator) -> list[tuple[int, i
 
 
 def record(args: argparse.Namespace) -> None:
-    from muggins_env.agents import make_game, make_heuristic
+    from muggins_env.agents import make_game
 
     opts = {"num_players": args.players, "muggins": args.muggins, "target": 121}
     game = make_game("cribbage_v0", opts)
-    heuristic = make_heuristic("cribbage_v0", opts, game)
+    heuristic = make_player(args.agent, opts, game)
     sides, pts, kinds, starts = [], [], [], [0]
     t0 = time.perf_counter()
     for i in range(args.deals):
@@ -139,7 +173,7 @@ def record(args: argparse.Namespace) -> None:
     for target in TARGETS:
         g_opts = {**opts, "target": target}
         g = make_game("cribbage_v0", g_opts)
-        h = make_heuristic("cribbage_v0", g_opts, g)
+        h = make_player(args.agent, g_opts, g)
         first, winner = [], []
         for j in range(args.games):
             seed = args.seed + 10_000_000 + (target * 1_000_000) + j
@@ -154,7 +188,7 @@ def record(args: argparse.Namespace) -> None:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     meta = {"players": args.players, "muggins": args.muggins, "deals": args.deals, "seed": args.seed,
-            "games": args.games, "player": "heuristic", "deal_seconds": round(deal_seconds, 1),
+            "games": args.games, "player": args.agent, "deal_seconds": round(deal_seconds, 1),
             "game_seconds": round(game_seconds, 1), "kinds": KIND_NAMES}
     np.savez_compressed(out, side=np.array(sides, np.int8), points=np.array(pts, np.int8),
                         kind=np.array(kinds, np.int8), start=np.array(starts, np.int64),
@@ -254,6 +288,8 @@ def main(argv: list[str] | None = None) -> None:
     r = sub.add_parser("record", help="play seeded heuristic deals and save their scoring events")
     r.add_argument("--players", type=int, choices=(2, 4), default=2)
     r.add_argument("--muggins", type=_bool, default=False, help="true or false")
+    r.add_argument("--agent", default="heuristic",
+                   help="the agent spec at every seat (default heuristic; e.g. search:400 for item 6's row)")
     r.add_argument("--deals", type=int, required=True)
     r.add_argument("--seed", type=int, required=True)
     r.add_argument("--games", type=int, default=0, help="whole games per target, to check the table against")

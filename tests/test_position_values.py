@@ -34,7 +34,7 @@ from muggins_env.agents.position_values import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from position_values import CRIB, HAND, HEELS, PLAY, deal_events
+from position_values import CRIB, HAND, HEELS, PLAY, deal_events, make_player
 from position_values_dominoes import BONUS, hand_events
 
 CONFIGS = [(n, t, m) for n in PLAYERS for t in TARGETS for m in (True, False)]
@@ -218,6 +218,19 @@ def test_recorded_events_add_up_in_the_games_order(num_players, muggins):
         crib = [p for s, p, k in ev if k == CRIB]
         assert all(s == 0 for s, _, k in ev if k in (HEELS, CRIB))  # the dealer's side's
         assert crib == [rv["true"] for rv in state.previous_shown if rv["is_crib"] and rv["true"]]
+
+
+def test_recorder_seats_any_agent_spec():
+    """``--agent search:N`` (issue 47, item 6's row for the search): the search at every seat,
+    given the view and the sampler, plays legal moves and its events add up (``deal_events``
+    checks the sum against the scores)."""
+    opts = {"num_players": 2, "muggins": True, "target": 121}
+    game = make_game("cribbage_v0", opts)
+    player = make_player("search:4", opts, game)
+    state = game.new_initial_state(seed=7)
+    ev = deal_events(state, player, np.random.default_rng(7))
+    assert state.deals == 2 and sum(p for _, p, _ in ev) == sum(state.scores)
+    assert type(make_player("heuristic", opts, game)).__name__ == "CribbageHeuristic"
 
 
 def _play_checking(spec, opts, seed, game_id="cribbage_v0"):
