@@ -17,6 +17,9 @@ position. It also plays whole games (targets 121 and 61) to check the tables aga
     python benchmarks/position_values.py record --players 2 --muggins false --deals 500000 \\
         --seed 47000 --games 3000 --out runs/position_values/p2_standard.npz
 
+``points``: the points per deal of pooled records (mean and standard error, dealer and pone,
+by kind): ``python benchmarks/position_values.py points runs/position_values/s400_*.npz``.
+
 ``table``: dynamic programming over the recorded deals (``agents.position_values.solve_race``)
 for targets 121 and 61; writes the package's table file, a plot and a summary (the first
 dealer's chance at 0-0 with its standard error from ten batches of deals, the check against
@@ -258,6 +261,38 @@ def per_deal_points(rec: dict) -> dict:
     return out
 
 
+def points(args: argparse.Namespace) -> None:
+    """Points per deal of records pooled (one configuration and player), each with its standard
+    error over deals: the dealer's side and the other, by kind and in all."""
+    recs = [load_record(path) for path in args.records]
+    config = {(r["meta"]["players"], r["meta"]["muggins"], r["meta"]["player"]) for r in recs}
+    if len(config) != 1:
+        raise SystemExit(f"records of different configurations or players: {sorted(config)}")
+    per_deal = []  # (deals, side, kind) points
+    for r in recs:
+        k = len(r["start"]) - 1
+        deal_of = np.repeat(np.arange(k), np.diff(r["start"]))
+        grid = np.zeros((k, 2, 5))
+        np.add.at(grid, (deal_of, r["side"].astype(np.int64), r["kind"].astype(np.int64)), r["points"])
+        per_deal.append(grid)
+    grid = np.concatenate(per_deal)
+    n = len(grid)
+    out = {"records": [r["meta"] for r in recs], "deals": n}
+    for side, name in ((0, "dealer"), (1, "pone")):
+        row = {}
+        for i, kind in enumerate(KIND_NAMES):
+            x = grid[:, side, i]
+            row[kind] = [round(float(x.mean()), 3), round(float(x.std(ddof=1) / np.sqrt(n)), 3)]
+        x = grid[:, side].sum(axis=1)
+        row["total"] = [round(float(x.mean()), 3), round(float(x.std(ddof=1) / np.sqrt(n)), 3)]
+        out[name] = row
+    text = json.dumps(out, indent=1)
+    print(text)
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(text + "\n")
+
+
 def plot(tables: dict, path: str) -> None:
     import matplotlib
 
@@ -300,8 +335,11 @@ def main(argv: list[str] | None = None) -> None:
     t.add_argument("--write", help="the package table file to write (agents/tables/cribbage_v0.npz)")
     t.add_argument("--plot", help="a PNG of the standard-game tables")
     t.add_argument("--summary", help="a JSON summary")
+    q = sub.add_parser("points", help="points per deal of pooled records, with standard errors")
+    q.add_argument("records", nargs="+")
+    q.add_argument("--out", help="a JSON file")
     args = ap.parse_args(argv)
-    record(args) if args.command == "record" else table(args)
+    {"record": record, "table": table, "points": points}[args.command](args)
 
 
 if __name__ == "__main__":
