@@ -20,6 +20,9 @@ position. It also plays whole games (targets 121 and 61) to check the tables aga
 ``points``: the points per deal of pooled records (mean and standard error, dealer and pone,
 by kind): ``python benchmarks/position_values.py points runs/position_values/s400_*.npz``.
 
+``calibrate``: the shipped table against whole games at every deal's start, binned by the
+table's chance (``--games 2000 --seed 47900000``).
+
 ``table``: dynamic programming over the recorded deals (``agents.position_values.solve_race``)
 for targets 121 and 61; writes the package's table file, a plot and a summary (the first
 dealer's chance at 0-0 with its standard error from ten batches of deals, the check against
@@ -293,6 +296,52 @@ def points(args: argparse.Namespace) -> None:
         Path(args.out).write_text(text + "\n")
 
 
+def calibrate(args: argparse.Namespace) -> None:
+    """The shipped table against whole games, at every deal's start (not only 0-0): the games'
+    positions binned by the table's chance for the dealer's side, each bin's mean chance against
+    the share of its positions whose dealer's side went on to win."""
+    from muggins_env.agents import make_game
+    from muggins_env.agents.position_values import dealer_table
+
+    opts = {"num_players": args.players, "muggins": args.muggins, "target": args.target}
+    game = make_game("cribbage_v0", opts)
+    player = make_player(args.agent, opts, game)
+    v = dealer_table(args.players, args.target, args.muggins)
+    chance, won = [], []
+    for j in range(args.games):
+        state = game.new_initial_state(seed=args.seed + j)
+        rng = np.random.default_rng((args.seed, j))
+        starts = []
+        deal = 0
+        while not state.is_terminal():
+            if state.deals != deal:  # a deal begins: the position the table values
+                deal = state.deals
+                side = game.teams[state.dealer]
+                starts.append((side, float(v[state.scores[side], state.scores[1 - side]])))
+            state.apply(player.act_on_state(state, rng))
+        for side, c in starts:
+            chance.append(c)
+            won.append(float(state.winner_side == side))
+    chance, won = np.array(chance), np.array(won)
+    edges = np.linspace(0, 1, args.bins + 1)
+    which = np.clip(np.digitize(chance, edges) - 1, 0, args.bins - 1)
+    rows = []
+    for b in range(args.bins):
+        sel = which == b
+        if sel.any():
+            share = float(won[sel].mean())
+            rows.append({"bin": [round(float(edges[b]), 2), round(float(edges[b + 1]), 2)], "positions": int(sel.sum()),
+                         "table": round(float(chance[sel].mean()), 4), "won": round(share, 4)})
+    out = {"players": args.players, "muggins": args.muggins, "target": args.target, "agent": args.agent,
+           "games": args.games, "seed": args.seed, "positions": len(chance),
+           "brier": round(float(np.mean((chance - won) ** 2)), 5), "bins": rows}
+    text = json.dumps(out, indent=1)
+    print(text)
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(text + "\n")
+
+
 def plot(tables: dict, path: str) -> None:
     import matplotlib
 
@@ -338,8 +387,17 @@ def main(argv: list[str] | None = None) -> None:
     q = sub.add_parser("points", help="points per deal of pooled records, with standard errors")
     q.add_argument("records", nargs="+")
     q.add_argument("--out", help="a JSON file")
+    c = sub.add_parser("calibrate", help="the shipped table against whole games, at every deal's start")
+    c.add_argument("--players", type=int, choices=(2, 4), default=2)
+    c.add_argument("--muggins", type=_bool, default=False)
+    c.add_argument("--target", type=int, choices=TARGETS, default=121)
+    c.add_argument("--agent", default="heuristic")
+    c.add_argument("--games", type=int, required=True)
+    c.add_argument("--seed", type=int, required=True)
+    c.add_argument("--bins", type=int, default=10)
+    c.add_argument("--out", help="a JSON file")
     args = ap.parse_args(argv)
-    {"record": record, "table": table, "points": points}[args.command](args)
+    {"record": record, "table": table, "points": points, "calibrate": calibrate}[args.command](args)
 
 
 if __name__ == "__main__":
