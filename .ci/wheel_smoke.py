@@ -6,7 +6,7 @@ installed package, never the checkout, so run it from outside the repository:
 
 Checks: the package imports from site-packages; every env plays a whole game raw and wrapped,
 through PettingZoo's and Gymnasium's registries, and with the heuristic agent; the package data
-(training presets, the zoo models, the web pages) is there; every console command of the
+(training presets, the zoo models, the position values, the web pages) is there; every console command of the
 distribution either works with the base install or stops with one line naming the extra to
 install (exit 1, no traceback).
 A new console command needs an entry in COMMANDS (the check fails until it has one).
@@ -115,8 +115,15 @@ def check_package_data() -> None:
     static = importlib.resources.files("muggins_env.play.web").joinpath("static")
     for page in ("index.html", "table.html", "table.js", "create.js", "style.css", "favicon.svg"):
         check(static.joinpath(page).is_file(), f"web page {page} not in the wheel")
-    print(f"package data: every training preset, the zoo ({len(models)} models, each loads) and the web "
-          "pages are in the wheel")
+    from muggins_env.agents.position_values import PLAYERS, TARGETS, dealer_table, dominoes_table
+
+    for n in PLAYERS:
+        for target in TARGETS:
+            for muggins in (True, False):
+                check(dealer_table(n, target, muggins).shape == (target, target), "cribbage position values")
+        check(abs(float(dominoes_table(n)[0, 0]) - 0.5) < 1e-6, "dominoes position values")
+    print(f"package data: every training preset, the zoo ({len(models)} models, each loads), the position "
+          "values and the web pages are in the wheel")
 
 
 def run(argv: list[str]) -> subprocess.CompletedProcess:

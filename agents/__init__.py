@@ -6,6 +6,7 @@
 | ``heuristic`` | the game's documented strategy (``agents/heuristic_<game>.py``) |
 | ``search`` / ``search:N`` | determinised Monte-Carlo over heuristic rollouts, N rollouts per decision (default 200); extra settings as ``search:N,z=0.5,max_candidates=4,horizon=40`` |
 | ``search:N,policy=SPEC`` | policy-guided search: the agent spec ``SPEC`` (``zoo:...``, ``ppo:...``, ``rllib:...``, ``heuristic``, ``random``) plays the rollouts from each seat's observation, mask and view (``rollout=policy``, the default with a policy; ``rollout=heuristic`` keeps the heuristic's); ``prior=policy`` takes the candidates and the kept move from the policy's ranking instead of the heuristic's (``prior=heuristic``, the default); ``prior=hybrid`` keeps the heuristic's candidates, adds the policy's move and keeps it without evidence; e.g. ``search:200,policy=zoo:cribbage_v0`` or ``search:200,policy=zoo:cribbage_v0,rollout=heuristic,prior=policy`` |
+| ``search:N,value=table`` | the search whose rollouts, stopped at the end of the deal (hand), are valued by the shipped position values (``agents/position_values.py``: the chance to win from the position reached) instead of the points: cribbage with 2 or 4 players, Muggins dominoes with 2 or 4 in partnerships |
 | ``ppo:path`` | a trained MaskablePPO policy (``agents/ppo.py``; torch only if a .zip must be read) |
 | ``rllib:path`` | a policy trained by ``muggins-train --backend rllib``, exported to numpy (no Ray, no torch) |
 | ``zoo:env_id`` / ``zoo:env_id/name`` | a trained policy shipped in the package (``agents/zoo``; no torch) |
@@ -38,6 +39,7 @@ __all__ = [
     "AGENT_KINDS",
     "SEARCH_SETTINGS",
     "SEARCH_SPEC_HELP",
+    "SEARCH_VALUES",
     "Agent",
     "HeuristicBase",
     "RandomAgent",

@@ -13,7 +13,7 @@ from typing import Any
 from muggins_env.agents.base import Agent, HeuristicBase, RandomAgent
 
 from muggins_env.env import ADAPTER_OPTIONS
-from muggins_env.games import declaration
+from muggins_env.games import declaration, declarations
 from muggins_env.kernel.declaration import load_hook
 
 AGENT_KINDS = ("random", "heuristic", "search", "ppo", "rllib", "zoo", "best", "openspiel", "llm")
@@ -39,7 +39,11 @@ def _parse_value(text: str) -> Any:
 
 
 #: the settings of ``search:N,key=value,...``
-SEARCH_SETTINGS = ("budget", "z", "max_candidates", "horizon", "policy", "rollout", "prior")
+SEARCH_SETTINGS = ("budget", "z", "max_candidates", "horizon", "policy", "rollout", "prior", "value")
+#: ``value=``: how a rollout is valued (``rollout``: the game's evaluator, the default; ``table``:
+#: the position reached at the end of the deal, by the shipped position values: the evaluator its
+#: game's declaration names as ``table_evaluator``)
+SEARCH_VALUES = ("rollout", "table")
 #: the search's spec in a few lines (``muggins-eval --list-agents`` prints it)
 SEARCH_SPEC_HELP = """\
 search:N[,z=1.0][,max_candidates=6][,horizon=H]   N heuristic rollouts per decision (default 200)
@@ -48,7 +52,10 @@ search:N,policy=SPEC[,rollout=policy|heuristic][,prior=heuristic|policy|hybrid] 
     random); rollout=policy (the default with a policy) lets it play every seat of the rollouts,
     prior=policy takes the candidates and the move kept without evidence from its ranking,
     prior=hybrid keeps the heuristic's candidates, adds the policy's move and keeps it without evidence;
-    e.g. search:200,policy=zoo:cribbage_v0   search:200,policy=zoo:cribbage_v0,rollout=heuristic,prior=policy"""
+    e.g. search:200,policy=zoo:cribbage_v0   search:200,policy=zoo:cribbage_v0,rollout=heuristic,prior=policy
+search:N,value=table   cribbage (2 players or 4), dominoes (2 players, 4 in partnerships, default game):
+    each rollout stops at the end of the deal (hand) and is valued by the position reached (the chance
+    to win from the shipped position values), not by its points"""
 
 
 def _check_search_choices(spec: str, kwargs: dict) -> None:
@@ -56,7 +63,7 @@ def _check_search_choices(spec: str, kwargs: dict) -> None:
     observations, ``rollout`` and ``prior`` one of their choices (clear errors naming them)."""
     from muggins_env.agents.search import POLICY_KINDS, PRIORS, ROLLOUTS
 
-    for key, allowed in (("rollout", ROLLOUTS), ("prior", PRIORS)):
+    for key, allowed in (("rollout", ROLLOUTS), ("prior", PRIORS), ("value", SEARCH_VALUES)):
         if key in kwargs and kwargs[key] not in allowed:
             raise ValueError(f"agent spec {spec!r}: search setting {key}={kwargs[key]!r} is not allowed; "
                              f"allowed: {', '.join(allowed)}")
@@ -184,6 +191,16 @@ def make_agent(spec: str, game_id: str, options: dict | None = None) -> Agent:
     from muggins_env.agents.search import SearchAgent
 
     evaluator = ev_cls(game) if ev_cls is not None else None
+    if kwargs.pop("value", "rollout") == "table":
+        table = declaration(game_id).table_evaluator
+        if table is None:
+            with_tables = [g for g, d in declarations().items() if d.table_evaluator is not None]
+            raise ValueError(f"agent spec {spec!r}: value=table needs position values, which exist for "
+                             f"{', '.join(with_tables)} only (not {game_id})")
+        try:
+            evaluator = load_hook(table)(game)
+        except ValueError as e:
+            raise ValueError(f"agent spec {spec!r}: {e}") from None
     policy_spec = kwargs.pop("policy", None)
     if policy_spec is not None:
         try:

@@ -35,6 +35,7 @@ from itertools import combinations
 
 import numpy as np
 from muggins_env.agents.base import HeuristicBase
+from muggins_env.agents.position_values import dealer_table
 
 from muggins_env.games.cribbage.rules import (
     ACCEPT,
@@ -522,3 +523,31 @@ class CribbageEvaluator:
         if state.is_terminal():
             v += float(state.returns()[player])
         return v
+
+
+class CribbageTableEvaluator(CribbageEvaluator):
+    """``search:N,value=table``: rollouts to the end of the current deal, as the default
+    evaluator's, valued by the position reached instead of the points: the player's side's chance
+    to win from the next deal's start (``position_values.win_chance``: the shipped table of the
+    game's players, target and muggins), as a return (2 * chance - 1), or the return if the game
+    ended. Two-sided configurations only (2 players, or 4 in partnerships), not lowball."""
+
+    setting = "value=table"
+
+    def __init__(self, game) -> None:
+        super().__init__(game)
+        if game.lowball or game.num_sides != 2:
+            raise ValueError(f"search value=table: no position values for cribbage with {game.num_players} "
+                             f"players{' and lowball' if game.lowball else ''}; tables exist for 2 players "
+                             "and 4 (partnerships), not lowball")
+        self.table = dealer_table(game.num_players, game.target, game.muggins)
+
+    def value(self, state, player, marker) -> float:
+        if state.is_terminal():
+            return float(state.returns()[player])
+        sc = state.scores
+        dealer_side = self.teams[state.dealer]
+        chance = float(self.table[sc[dealer_side], sc[1 - dealer_side]])
+        if self.teams[player] != dealer_side:
+            chance = 1.0 - chance
+        return 2.0 * chance - 1.0

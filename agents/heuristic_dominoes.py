@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 from muggins_env.agents.base import HeuristicBase
+from muggins_env.agents.position_values import dominoes_table
 
 from muggins_env.games.dominoes.layout import Layout
 from muggins_env.games.dominoes.rules import TILE_BITS
@@ -197,3 +198,36 @@ class DominoesEvaluator:
         if state.is_terminal():
             v += float(state.returns()[player])
         return v
+
+
+class DominoesTableEvaluator(DominoesEvaluator):
+    """``search:N,value=table``: rollouts to the end of the current hand, as the default
+    evaluator's, valued by the position reached: the player's side's chance to win from the
+    next hand's start (``position_values.dominoes_table``), as a return (2 * chance - 1), or the
+    return if the game ended. The tables are those of the default game with two sides (2
+    players to 200, 4 in partnerships to 150): any other option is refused."""
+
+    setting = "value=table"
+    #: options that do not change a hand's play or the race (how rewards are paid, the hand limit)
+    FREE = ("reward", "max_hands")
+
+    def __init__(self, game) -> None:
+        super().__init__(game)
+        n, partners = game.num_players, game.partnerships
+        default = type(game)(num_players=n, partnerships=partners)
+        differ = sorted(k for k in game.options if k not in self.FREE and game.options[k] != default.options[k])
+        if game.num_sides != 2 or differ:
+            what = (f"{n} players{' in partnerships' if partners else ''}" if game.num_sides != 2 else
+                    "options " + ", ".join(f"{k}={game.options[k]!r}" for k in differ))
+            raise ValueError(f"search value=table: no dominoes position values for {what}; tables exist for "
+                             "the default game with 2 players and 4 in partnerships (variant, target and the "
+                             "other options at their defaults)")
+        self.table = dominoes_table(n)
+        self.teams = list(game.teams)
+
+    def value(self, state, player, marker) -> float:
+        if state.is_terminal():
+            return float(state.returns()[player])
+        own = self.teams[player]
+        sc = state.scores
+        return 2.0 * float(self.table[sc[own], sc[1 - own]]) - 1.0

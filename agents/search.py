@@ -21,7 +21,9 @@ At a decision with several legal actions it
 It never sees the true state: only the observation, the mask and the readable view, and
 determinised states from the sampler. Options (spec ``search:N`` or ``make_agent`` kwargs):
 ``budget`` (N, default 200), ``max_candidates`` (default 6), ``z`` (default 1.0),
-``horizon`` (decisions per rollout, default per game).
+``horizon`` (decisions per rollout, default per game). ``search:N,value=table`` (cribbage):
+the evaluator values each rollout by the chance to win from the position reached at the end of
+the deal (``position_values``), not by its points; the agent's name carries the setting.
 
 Policy-guided search (spec ``search:N,policy=<agent spec>[,rollout=policy|heuristic]
 [,prior=heuristic|policy|hybrid]``, ``make_agent`` kwargs ``policy``, ``rollout``, ``prior``): the
@@ -322,6 +324,9 @@ class SearchAgent:
                 name += f",rollout={rollout}"
             if prior != "heuristic":
                 name += f",prior={prior}"
+        setting = getattr(self.evaluator, "setting", None)  # an evaluator chosen by a spec setting
+        if setting:
+            name += f",{setting}"
         self.name = name
         self._roller = _RolloutPolicy(policy) if rollout == "policy" else heuristic
         self._streams = (_Stream(), _Stream())

@@ -75,7 +75,7 @@ def trained_options(game_id: str, card: dict) -> dict:
 
 def fitting_models(game_id: str, options: dict | None = None) -> list[str]:
     """The zoo models that play ``game_id`` with these options (the reward option aside)."""
-    from .. import make_game
+    from muggins_env.agents import make_game
 
     asked = play_options(make_game(game_id, options).options)
     return [m for m in list_models() if m.split("/")[0] == game_id and trained_options(game_id, model_card(m)) == asked]
@@ -84,7 +84,7 @@ def fitting_models(game_id: str, options: dict | None = None) -> list[str]:
 def check_options(name: str, game_id: str, options: dict | None = None, kind: str = "zoo") -> Any:
     """The folder of zoo model ``name`` if it plays ``game_id`` with ``options``; else a ValueError
     naming the difference and the ``<kind>:`` spec that fits (``zoo`` or ``best``), if one exists."""
-    from .. import make_game
+    from muggins_env.agents import make_game
 
     zoo_game, _, folder = _folder(name)
     offered = list_models() if kind == "zoo" else list(best_players())

@@ -699,6 +699,7 @@ DECLARATION = GameDeclaration(
     drawing="michigan",
     heuristic="muggins_env.agents.heuristic_michigan:MichiganHeuristic",
     evaluator="muggins_env.agents.heuristic_michigan:MichiganEvaluator",
+    table_evaluator=None,
     features=None,
     action_features="muggins_env.agents.features:michigan_actions",
     narrator=None,

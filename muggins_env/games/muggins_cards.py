@@ -635,6 +635,7 @@ DECLARATION = GameDeclaration(
     drawing="muggins_cards",
     heuristic="muggins_env.agents.heuristic_muggins_cards:MugginsCardsHeuristic",
     evaluator="muggins_env.agents.heuristic_muggins_cards:MugginsCardsEvaluator",
+    table_evaluator=None,
     features="muggins_env.agents.features:MugginsCardsFeatures",
     action_features="muggins_env.agents.features:muggins_cards_actions",
     narrator="muggins_env.play.tui.narrate:muggins_cards_notes",

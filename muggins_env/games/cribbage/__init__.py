@@ -50,6 +50,7 @@ DECLARATION = GameDeclaration(
     drawing="cribbage",
     heuristic="muggins_env.agents.heuristic_cribbage:CribbageHeuristic",
     evaluator="muggins_env.agents.heuristic_cribbage:CribbageEvaluator",
+    table_evaluator="muggins_env.agents.heuristic_cribbage:CribbageTableEvaluator",
     features="muggins_env.agents.features:CribbageFeatures",
     action_features="muggins_env.agents.features:cribbage_actions",
     narrator="muggins_env.play.tui.narrate:cribbage_notes",

@@ -1,0 +1,79 @@
+"""Time per move of two agents on the same games (issue 47: "time per move reported for both sides").
+
+Plays ``--games`` games of agent A against agent B (A at seat 0 in even games, at seat 1 in odd
+ones; 2-player games), through the tournament harness's ``play_game`` (forced moves skipped, as
+``muggins-eval`` plays them), and times every ``act`` call of each with this process's CPU time
+(so load from other processes on a shared machine hits neither), reporting milliseconds per
+decision of each. A timing, not a strength test (the games are few):
+
+    python benchmarks/time_per_move.py --game cribbage_v0 --opt muggins=false \\
+        --agents search:100,value=table search:100 --games 6 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+import numpy as np
+
+
+class CpuTimed:
+    """An agent whose ``act`` calls are timed in process CPU seconds."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.needs_info = getattr(agent, "needs_info", True)
+        self.needs_sampler = getattr(agent, "needs_sampler", False)
+        self.seconds, self.moves = 0.0, 0
+
+    def reset(self) -> None:
+        reset = getattr(self.agent, "reset", None)
+        if callable(reset):
+            reset()
+
+    def act(self, observation, action_mask, rng, info=None) -> int:
+        t0 = time.process_time()
+        a = self.agent.act(observation, action_mask, rng, info)
+        self.seconds += time.process_time() - t0
+        self.moves += 1
+        return a
+
+
+def _opt(text: str) -> tuple[str, Any]:
+    key, _, value = text.partition("=")
+    if value.lower() in ("true", "false"):
+        return key, value.lower() == "true"
+    return key, int(value) if value.lstrip("-").isdigit() else value
+
+
+def main(argv: list[str] | None = None) -> None:
+    from muggins_env.agents import make_agent, make_game
+    from muggins_env.eval.tournament import play_game
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", required=True)
+    ap.add_argument("--opt", action="append", default=[], type=_opt, help="a game option, key=value")
+    ap.add_argument("--agents", nargs=2, required=True, metavar=("A", "B"))
+    ap.add_argument("--games", type=int, default=6)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    options = dict(args.opt)
+    game = make_game(args.game, options)
+    if game.num_players != 2:
+        raise SystemExit("time_per_move plays 2-player games")
+    timed = [CpuTimed(make_agent(spec, args.game, options)) for spec in args.agents]
+    for g in range(args.games):
+        seats = timed if g % 2 == 0 else timed[::-1]
+        rngs = [np.random.default_rng((args.seed, g, s)) for s in range(2)]
+        play_game(game, seats, args.seed * 1000 + g // 2, rngs)
+    out = {spec: {"moves": t.moves, "ms_per_move": round(1000 * t.seconds / max(t.moves, 1), 2)}
+           for spec, t in zip(args.agents, timed)}
+    print(json.dumps({"game": args.game, "options": options, "games": args.games, "seed": args.seed,
+                      "clock": "process CPU", "agents": out}))
+
+
+if __name__ == "__main__":
+    main()
