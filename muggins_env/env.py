@@ -90,10 +90,11 @@ class KernelAECEnv(AECEnv):
         self.action_spaces = {agent: spaces.Discrete(a) for agent in self.possible_agents}
         #: ``state()``'s space: every seat's observation, then what no seat sees (``game.state_layout``)
         self.state_space = spaces.Box(0.0, 1.0, (self.game.state_size,), np.float32)
-        self._num_actions = a
+        self._zeros = np.zeros(a, dtype=np.int8)  # never handed out: its copies are (cheaper than np.zeros)
+        self._zeros.flags.writeable = False
         self._seed_rng: np.random.Generator | None = None
         self._state: State | None = None
-        self._mask = np.zeros(a, dtype=np.int8)  # the env's own: only copies are handed out
+        self._mask = self._zeros  # the env's own: only copies are handed out
         self.agents = []
         self._over = True  # until reset: step() says to call reset() first
         self._to_act: str | None = None  # the agent whose turn it is (None once the game is over)
@@ -128,7 +129,7 @@ class KernelAECEnv(AECEnv):
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: {"action_mask": np.zeros(self._num_actions, np.int8)} for agent in self.agents}
+        self.infos = {agent: {"action_mask": self._zeros.copy()} for agent in self.agents}
         self._info_agent = None
         self._over = False
         self._to_act = None
@@ -194,21 +195,23 @@ class KernelAECEnv(AECEnv):
         infos = self.infos
         player = state.current_player()  # TERMINAL (-1) exactly when the episode is over
         previous = self._info_agent  # the only agent whose info holds a legal move
-        if previous is not None:  # a new info: the one handed out before stays the caller's
-            infos[previous] = {"action_mask": np.zeros(self._num_actions, np.int8)}
         if player < 0:
+            if previous is not None:  # a new info: the one handed out before stays the caller's
+                infos[previous] = {"action_mask": self._zeros.copy()}
             flags = self.truncations if state.is_truncated() else self.terminations
             for agent in self.agents:
                 flags[agent] = True
             self._over = True
             self._to_act = None
-            self._mask = np.zeros(self._num_actions, np.int8)
+            self._mask = self._zeros
             self._info_agent = None
             if getattr(self, "agent_selection", None) not in self.agents:
                 self.agent_selection = self.agents[0]
             return
         self.agent_selection = self._to_act = agent = self.possible_agents[player]
         self._mask = mask = state.legal_actions_mask()  # may be the game's shared read-only array
+        if previous is not None and previous != agent:  # a new info: the one handed out stays the caller's
+            infos[previous] = {"action_mask": self._zeros.copy()}
         self._info_agent = agent
         if self.readable_infos:
             info = self.readable_info()
@@ -241,15 +244,13 @@ class KernelAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation and mask, new arrays (the state builds a new observation)."""
         return {"observation": self._state.observation(self._index[agent]),
-                "action_mask": (self._mask.copy() if agent == self._to_act
-                                else np.zeros(self._num_actions, np.int8))}
+                "action_mask": (self._mask if agent == self._to_act else self._zeros).copy()}
 
     def last(self, observe: bool = True) -> tuple:
         agent = self.agent_selection  # PettingZoo's last(), without its per-call assert
         if observe:  # observe(agent), inlined: last() is called once a step
             obs = {"observation": self._state.observation(self._index[agent]),
-                   "action_mask": (self._mask.copy() if agent == self._to_act
-                                   else np.zeros(self._num_actions, np.int8))}
+                   "action_mask": (self._mask if agent == self._to_act else self._zeros).copy()}
         else:
             obs = None
         return (obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
