@@ -2,7 +2,9 @@
 written (issue 30, item 5; issue 33), each in a fresh namespace; and every ```bash block marked
 by a ``% doc-test`` line (a MyST comment, invisible in the site) runs its commands, with the
 marker's ``A => B`` substitutions (``;``-separated) making a slow command small, in a scratch
-folder with the package's console scripts on the PATH."""
+folder with the package's console scripts on the PATH. A ```python block right after a
+``% needs [extra]: module ...`` line (a MyST comment) needs an optional extra: it skips, naming
+the extra, when one of those modules is missing (CI installs every extra, so there it runs)."""
 
 import os
 import re
@@ -17,6 +19,7 @@ README = ROOT / "README.md"
 _BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
+_NEEDS = re.compile(r"^% needs \[(?P<extra>[\w,-]+)\]:(?P<modules>[ \w.]+)\n```python\n", re.MULTILINE)
 _SHELL = re.compile(r"^% doc-test(?::(?P<subs>[^\n]*))?\n```bash\n(?P<code>.*?)^```", re.MULTILINE | re.DOTALL)
 
 
@@ -51,6 +54,18 @@ def python_blocks(text: str) -> list[tuple[int, str]]:
     return [(text.count("\n", 0, m.start(1)) + 1, m.group(1)) for m in _BLOCK.finditer(text)]
 
 
+def block_needs(text: str) -> dict[int, tuple[str, list[str]]]:
+    """First code line of each ```python block marked ``% needs [extra]: modules`` -> (extra, modules)."""
+    return {text.count("\n", 0, m.end()) + 1: (m.group("extra"), m.group("modules").split())
+            for m in _NEEDS.finditer(text)}
+
+
+def test_the_needs_marker_names_the_extra_and_the_modules_of_the_next_block():
+    text = "intro\n% needs [interop]: torchrl tensordict\n```python\nx = 1\n```\n```python\ny = 2\n```\n"
+    assert python_blocks(text) == [(4, "x = 1\n"), (7, "y = 2\n")]
+    assert block_needs(text) == {4: ("interop", ["torchrl", "tensordict"])}
+
+
 def test_the_extraction_finds_the_blocks():
     text = "intro\n```python\nx = 1\n```\n```bash\nls\n```\n```python\ny = 2\nz = 3\n```\n"
     assert python_blocks(text) == [(3, "x = 1\n"), (9, "y = 2\nz = 3\n")]
@@ -64,6 +79,8 @@ def test_the_shell_extraction_applies_the_markers_substitutions():
 
 BLOCKS = [(path.relative_to(ROOT).as_posix(), line, code)
           for path in doc_files() for line, code in python_blocks(path.read_text(encoding="utf-8"))]
+NEEDS = {(path.relative_to(ROOT).as_posix(), line): need
+         for path in doc_files() for line, need in block_needs(path.read_text(encoding="utf-8")).items()}
 
 
 def test_the_readme_and_the_docs_have_python_snippets():
@@ -74,6 +91,9 @@ def test_the_readme_and_the_docs_have_python_snippets():
 
 @pytest.mark.parametrize("where,line,code", BLOCKS, ids=[f"{where}:{line}" for where, line, _ in BLOCKS])
 def test_doc_snippet_runs_as_written(where, line, code, capsys):
+    extra, modules = NEEDS.get((where, line), (None, []))
+    for module in modules:
+        pytest.importorskip(module, reason=f"the [{extra}] extra is not installed (pip install -e '.[{extra}]')")
     exec(compile(code, f"{where}:{line}", "exec"), {"__name__": "__doc_snippet__"})  # noqa: S102 (the docs' own code)
 
 
