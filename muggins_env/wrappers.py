@@ -348,12 +348,21 @@ class SeatEnv(gym.Env):
         before the first reset) every action is allowed: the env takes no more moves, and
         Gymnasium's vector envs under next-step autoreset step a finished env once more with any
         action, which only resets it; a masked sampler then never meets an empty row."""
-        if self.state is None or self._illegal_end or self.state.is_terminal():
-            return np.ones(self.game.num_actions, dtype=bool)
+        mask = self.legal_mask()
+        return mask if not self._over() else ~mask
+
+    def legal_mask(self) -> np.ndarray:
+        """The learner's legal actions now as a new bool array, all False once the episode is
+        over (what the observation's features and RLlib's observation row see)."""
+        if self._over():
+            return np.zeros(self.game.num_actions, dtype=bool)
         mask = self._learner_mask
         if mask is None:  # e.g. the state was changed from outside (tests)
             mask = self.state.legal_actions_mask()
         return mask.astype(bool)
+
+    def _over(self) -> bool:
+        return self.state is None or self._illegal_end or self.state.is_terminal()
 
     def render(self):
         return None if self.render_mode is None else self.state.render()
@@ -399,7 +408,7 @@ class SeatEnv(gym.Env):
         obs = self.state.observation(self.learner)
         if self.features is None:
             return obs
-        mask = self.action_masks().astype(np.int8)
+        mask = self.legal_mask().astype(np.int8)
         return np.concatenate([obs, self.features(self.state.public_view(self.learner), mask)])
 
     def _info(self) -> dict:
