@@ -348,14 +348,18 @@ class SeatEnv(gym.Env):
         before the first reset) every action is allowed: the env takes no more moves, and
         Gymnasium's vector envs under next-step autoreset step a finished env once more with any
         action, which only resets it; a masked sampler then never meets an empty row."""
-        mask = self.legal_mask()
-        return mask if not self._over() else ~mask
+        if self._over():
+            return np.ones(self.game.num_actions, dtype=bool)
+        return self._legal_now()
 
     def legal_mask(self) -> np.ndarray:
         """The learner's legal actions now as a new bool array, all False once the episode is
         over (what the observation's features and RLlib's observation row see)."""
         if self._over():
             return np.zeros(self.game.num_actions, dtype=bool)
+        return self._legal_now()
+
+    def _legal_now(self) -> np.ndarray:
         mask = self._learner_mask
         if mask is None:  # e.g. the state was changed from outside (tests)
             mask = self.state.legal_actions_mask()
