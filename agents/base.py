@@ -41,7 +41,12 @@ def player_view(info: dict | None) -> dict:
     if not info:
         return {}
     view = info.get("view")
-    return view if isinstance(view, dict) else info
+    if isinstance(view, dict):
+        return view
+    if "action_mask" in info:  # an env info without the readable extras (the default)
+        raise ValueError("this info has no readable 'view': make the env with readable_infos=True, "
+                         "or pass {'view': env.unwrapped.readable_info()['view']}")
+    return info
 
 
 def state_sampler(info: dict | None) -> Callable[[np.random.Generator], Any] | None:

@@ -3,8 +3,9 @@
 Measures player decisions per second (chance events are timed but not counted) and games per
 second, for each game and a few configurations, through:
   kernel   the rules ``State`` API (``legal_actions`` / ``apply``)
-  raw      ``raw_env`` with the AEC loop (``last()``, mask, ``step``)
-  raw_lean the same with ``readable_infos=False`` (infos hold only the mask)
+  raw      ``raw_env`` with the AEC loop (``last()``, mask, ``step``), the default infos
+  raw_lean the same with ``readable_infos=False`` (infos hold only the mask: since issue 45
+           the default too, the readable infos being opt-in)
   wrapped  the wrapped ``env()`` (PettingZoo classic wrappers)
   seat     the single-agent seat env used for training (when ``muggins_env.wrappers`` has it)
 plus memory per live game and the cost of ``clone()``. With ``--reference`` (needs the

@@ -26,7 +26,7 @@ Phases: `discard` (seats from the dealer's left lay away 2 cards — 1 with 3–
 per action; then the starter is cut and a jack pegs 2 for the dealer), `play`, `announce` (muggins mode: the counter announces), `respond` (opponents
 in turn from the counter's left, only the other side in partnerships), `over`. With
 `muggins=False` counts are automatic and the show has no decisions. Readable moves in
-`infos[agent]["legal_moves"]`: `"lay away 5♥"`, `"lay 5♥"`, `"go"`, `"announce 12"`, `"accept"`,
+`infos[agent]["legal_moves"]` (with `readable_infos=True`): `"lay away 5♥"`, `"lay 5♥"`, `"go"`, `"announce 12"`, `"accept"`,
 `"overcount"`, `"muggins 4"`.
 
 ## Observation (seats and sides relative to the observer, all in [0, 1])
@@ -41,8 +41,16 @@ announcement/29 (n+1), breakdown fifteens/16, pairs/12, runs/12, flush/5, nobs/1
 for the previous deal (its last counts settle as the next deal begins). Sizes: 2 players
 529, 3 players 600, 4 players 669 (`game.observation_layout` names every piece,
 `observation_offsets` where it starts). Never an opponent's unplayed cards, the crib before it is turned, the pack or the next deals.
-`infos[agent]["view"]` has the same as readable data, with each settled count's breakdown
-and outcome (this deal's and the previous deal's).
+`infos[agent]["view"]` (with `readable_infos=True`) has the same as readable data, with each
+settled count's breakdown and outcome (this deal's and the previous deal's).
+
+## State
+`state()` (PettingZoo's centralised state, `state_space` = `Box(0, 1)` float32): every seat's
+observation as above, by absolute seat (`observation_0` ... `observation_{n-1}`, n × the
+observation size), then what no seat sees: `crib`, the cards in the crib, laid away or (3 players) from the
+pack, turned up or not (52) · `starter`, the starter card, cut or not (52). Sizes: 2 players
+1,162, 3 players 1,904, 4 players 2,780 (`game.state_layout` names every piece).
+`full_state()` is the same state as a readable dict.
 
 ## Lowball ("A perder", docs/rules/cribbage.md §4.2c)
 `lowball=True`: the deal, play, show and scores are standard cribbage, counted automatically

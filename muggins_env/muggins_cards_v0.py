@@ -44,6 +44,14 @@ cards are known from the top down to the first card nobody has seen (a penalty c
 from an unknown stock top). The readable view holds the same as `next_cards` (card ids, -1
 unknown).
 
+## State
+`state()` (PettingZoo's centralised state, `state_space` = `Box(0, 1)` float32): every seat's
+observation as above, by absolute seat (`observation_0` ... `observation_{n-1}`, n × the
+observation size), then what no seat sees: per absolute seat, `stock_<seat>`, its face-down stock in order:
+per card id, (L − k)/L for the k-th card from the top of a stock of L (the top 1, the bottom
+1/L), 0 for a card not in it (52 each; `kernel.pile_order`). `game.state_layout` names every
+piece; `full_state()` is the same state as a readable dict.
+
 ## Options
 | option | default | allowed |
 |---|---|---|

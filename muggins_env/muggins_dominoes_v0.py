@@ -35,7 +35,7 @@ preset of them (table under Options).
 | `S` = the next index | (`extra_play=True` only) **stop**: decline the extra play |
 
 These last actions come after every other, so an index means the same with or without them.
-`infos["legal_moves"]` names them `knock`, `draw`, `stop (no extra play)`.
+`infos["legal_moves"]` (with `readable_infos=True`) names them `knock`, `draw`, `stop (no extra play)`.
 
 Slots: **0** = the lead (the first tile of a hand; it is forced: the highest double, else the
 heaviest tile, ties by the higher half). **1** and **2** = the two arms from the lead: 1 on
@@ -81,10 +81,19 @@ relative seat to decide (n) · the announcement under review, one-hot 0..M (M+1)
 `knocking`: "you cannot play: knock or draw" (1, shown to that player only), the relative seat
 of the knocker while a knock awaits its forced scoring play (n) · with `extra_play`: an extra
 play is pending (1).
-Never an opponent's (or partner's) tiles nor the boneyard's. `infos["view"]` has the same as
+Never an opponent's (or partner's) tiles nor the boneyard's. `infos["view"]` (with
+`readable_infos=True`) has the same as
 a dict (own tile ids, open ends with slot, pip and kind, count, scores, tile counts, drawn,
 boneyard size, the review, the last settled review with its true score, the last hand; with
 the options: `knock` and `last_knock`, `extra_play`, `redeals`).
+
+## State
+`state()` (PettingZoo's centralised state, `state_space` = `Box(0, 1)` float32): every seat's
+observation as above, by absolute seat (`observation_0` ... `observation_{n-1}`, n × the
+observation size), then what no seat sees: `boneyard`, its tiles in order: per tile id, (L − k)/L for the
+k-th tile from the top of a boneyard of L (the top 1, the bottom 1/L), 0 for a tile not in it
+(`kernel.pile_order`; the number of tiles of the set). `game.state_layout` names every piece;
+`full_state()` is the same state as a readable dict.
 
 ## Rewards
 `reward="win"` (default): when a side reaches the target the winning side gets +1 and the

@@ -27,7 +27,9 @@ and algorithms without masking expect. ``illegal="raise"`` raises ``IllegalActio
 (registered on ``import muggins_env``).
 
 ``action_masks()`` lives on the env itself, so that sb3-contrib's ``MaskablePPO`` finds it
-through ``SubprocVecEnv``/``DummyVecEnv`` (``env_method("action_masks")``).
+through ``SubprocVecEnv``/``DummyVecEnv`` (``env_method("action_masks")``). At a finished
+episode it is all ones, never empty: Gymnasium's vector envs (next-step autoreset) step a
+finished env once more, and whatever action is sampled then only resets it.
 
 ``BatchedSeatVecEnv``: many ``SeatEnv`` games stepped in one process, observations,
 rewards and masks gathered into preallocated arrays; it implements SB3's ``VecEnv``
@@ -304,13 +306,29 @@ class SeatEnv(gym.Env):
         return self._observe(), ILLEGAL_REWARD, True, False, info
 
     def action_masks(self) -> np.ndarray:
-        """Legal actions of the learner now (all zeros once the episode is over)."""
-        if self.state is None or self._illegal_end or self.state.is_terminal():
+        """Legal actions of the learner now, a new bool array. Once the episode is over (or
+        before the first reset) every action is allowed: the env takes no more moves, and
+        Gymnasium's vector envs under next-step autoreset step a finished env once more with any
+        action, which only resets it; a masked sampler then never meets an empty row."""
+        if self._over():
+            return np.ones(self.game.num_actions, dtype=bool)
+        return self._legal_now()
+
+    def legal_mask(self) -> np.ndarray:
+        """The learner's legal actions now as a new bool array, all False once the episode is
+        over (what the observation's features and RLlib's observation row see)."""
+        if self._over():
             return np.zeros(self.game.num_actions, dtype=bool)
+        return self._legal_now()
+
+    def _legal_now(self) -> np.ndarray:
         mask = self._learner_mask
         if mask is None:  # e.g. the state was changed from outside (tests)
             mask = self.state.legal_actions_mask()
         return mask.astype(bool)
+
+    def _over(self) -> bool:
+        return self.state is None or self._illegal_end or self.state.is_terminal()
 
     def render(self):
         return None if self.render_mode is None else self.state.render()
@@ -356,7 +374,7 @@ class SeatEnv(gym.Env):
         obs = self.state.observation(self.learner)
         if self.features is None:
             return obs
-        mask = self.action_masks().astype(np.int8)
+        mask = self.legal_mask().astype(np.int8)
         return np.concatenate([obs, self.features(self.state.public_view(self.learner), mask)])
 
     def _info(self) -> dict:

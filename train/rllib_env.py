@@ -313,7 +313,7 @@ class MugginsSeatVectorEnv(gym.vector.VectorEnv):
     def _write(self, i: int, obs: np.ndarray, env: Any) -> None:
         row = self._obs[i]
         row[:self.size] = obs
-        row[self.size:] = env.action_masks()
+        row[self.size:] = env.legal_mask()  # all zeros once the game is over
 
     def broadcast(self, method: str, *args: Any) -> int:
         getattr(self.pool, method)(*args)

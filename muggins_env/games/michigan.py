@@ -34,7 +34,7 @@ from ..kernel.cards import (
     parse_card,
 )
 from ..kernel.declaration import GameDeclaration
-from ..kernel.game import TERMINAL, Game, GameFacts, State, legal_mask, piece_offsets
+from ..kernel.game import TERMINAL, Game, GameFacts, State, legal_mask, one_hot, piece_offsets
 from ..kernel.options import Option, int_range
 from ..kernel.rewards import win_loss_rewards
 
@@ -142,6 +142,8 @@ class MichiganGame(Game):
         self.observation_layout = o
         self.observation_size = sum(o.values())
         self.offsets = offsets = piece_offsets(o)[0]
+        #: the state array's pieces beyond every seat's observation (``State.state_array``)
+        self.hidden_layout = {"widow": NUM_CARDS}  # the widow's cards (the hands are in the observations)
         self.block_starts = (offsets["hand"], offsets["played"], offsets["known_widow"], offsets["sequence_suit"])
         # the tail's layout is fixed in observation(): check it against the declaration
         assert offsets["phase"] - offsets["sequence_suit"] == 21
@@ -637,6 +639,9 @@ class MichiganState(State):
             "layout": self.layout(), "balances": list(self.balances),
             "hands_played": self.hands_played, "winners": list(self.winners),
         }
+
+    def hidden_pieces(self) -> dict[str, np.ndarray]:
+        return {"widow": one_hot(NUM_CARDS, [c for c in range(NUM_CARDS) if self.owner[c] == WIDOW])}
 
     def clone(self) -> MichiganState:
         c = object.__new__(MichiganState)

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..kernel.cards import NUM_CARDS, RANK_LIST, check_all_once, format_card, parse_card
 from ..kernel.declaration import GameDeclaration
-from ..kernel.game import TERMINAL, Game, GameFacts, State, legal_mask, piece_offsets
+from ..kernel.game import TERMINAL, Game, GameFacts, State, legal_mask, piece_offsets, pile_order
 from ..kernel.options import Option, int_range
 from ..kernel.rewards import win_loss_rewards
 from ..kernel.seats import clockwise_from_left
@@ -141,6 +141,9 @@ class MugginsCardsGame(Game):
         self.observation_layout = o
         self.observation_size = sum(o.values())
         _, self.obs_at = piece_offsets(o)
+        #: the state array's pieces beyond every seat's observation (``State.state_array``):
+        #: per absolute seat, its face-down stock in order (``kernel.pile_order``: the top 1)
+        self.hidden_layout = {f"stock_{s}": NUM_CARDS for s in range(n)}
         #: per observer, where each entry of its observation comes from in the table's pieces
         #: laid out for seat 0 (``_TableView.full``): the per-seat pieces rotated, the rest in place
         self.obs_rotations = []
@@ -593,6 +596,9 @@ class MugginsCardsState(State):
             "review": list(self.review[:3]) if self.review else None,
             "callers": list(self.callers), "winner": self.winner, "truncated": self.truncated,
         }
+
+    def hidden_pieces(self) -> dict[str, np.ndarray]:
+        return {f"stock_{s}": pile_order(NUM_CARDS, stock[::-1]) for s, stock in enumerate(self.stocks)}
 
     def clone(self) -> MugginsCardsState:
         c = object.__new__(MugginsCardsState)

@@ -15,7 +15,17 @@ from .cards import (
     suit_of,
 )
 from .declaration import GameDeclaration, load_hook
-from .game import TERMINAL, Game, GameFacts, IllegalActionError, State, legal_mask, piece_offsets
+from .game import (
+    TERMINAL,
+    Game,
+    GameFacts,
+    IllegalActionError,
+    State,
+    legal_mask,
+    one_hot,
+    piece_offsets,
+    pile_order,
+)
 from .options import Option, int_range, resolve_options
 from .rewards import win_loss_rewards
 from .seats import (
@@ -57,12 +67,14 @@ __all__ = [
     "load_hook",
     "num_teams",
     "num_tiles",
+    "one_hot",
     "opponents_clockwise",
     "parse_card",
     "parse_cards",
     "parse_tile",
     "parse_tiles",
     "piece_offsets",
+    "pile_order",
     "rank_of",
     "relative_seat",
     "resolve_options",

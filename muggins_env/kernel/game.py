@@ -36,6 +36,24 @@ def piece_offsets(layout: Mapping[str, int]) -> tuple[dict[str, int], SimpleName
     return offsets, SimpleNamespace(**offsets)
 
 
+def one_hot(size: int, items) -> np.ndarray:
+    """A float32 array of ``size`` with 1 at each index of ``items`` (a piece of a state array)."""
+    out = np.zeros(size, np.float32)
+    out[list(items)] = 1.0
+    return out
+
+
+def pile_order(size: int, pile) -> np.ndarray:
+    """A float32 array of ``size`` placing an ordered face-down pile (``pile[0]`` on top): the
+    k-th item of a pile of L gets (L - k) / L (the top 1, the bottom 1/L), every other index 0;
+    one piece holds both what the pile holds and in what order."""
+    out = np.zeros(size, np.float32)
+    n = len(pile)
+    if n:
+        out[list(pile)] = np.arange(n, 0, -1, dtype=np.float32) / n
+    return out
+
+
 def legal_mask(num_actions: int, legal) -> np.ndarray:
     """A new int8 mask of ``num_actions`` with 1 at each action of ``legal``. It copies one kept
     per legal set: the same few sets recur all game long, and a copy costs a fraction of
@@ -88,6 +106,22 @@ class Game:
     max_game_length: int | None = None
     #: False where fewer is better on the scoreboard (``State.scoreboard``), e.g. cards left
     scoreboard_higher_wins: ClassVar[bool] = True
+    #: the pieces of ``State.state_array`` that no seat's observation holds (name -> size, in
+    #: order; each entry in [0, 1]): what is hidden from every player (a crib, a stock, ...)
+    hidden_layout: Mapping[str, int] = {}
+
+    @property
+    def state_layout(self) -> dict[str, int]:
+        """The pieces of ``State.state_array`` in order (name -> size): every seat's observation
+        (``observation_0`` ... by absolute seat, each laid out as ``observation_layout``), then
+        ``hidden_layout``. Together they hold every hand and everything public or hidden."""
+        layout = {f"observation_{p}": self.observation_size for p in range(self.num_players)}
+        layout.update(self.hidden_layout)
+        return layout
+
+    @property
+    def state_size(self) -> int:
+        return self.num_players * self.observation_size + sum(self.hidden_layout.values())
 
     def __init__(self, **options: Any) -> None:
         self.options = resolve_options(self.OPTIONS, options, self.FACTS.name)
@@ -243,8 +277,29 @@ class State:
         return None
 
     def full_state(self) -> dict:
-        """Everything, hidden cards included: for centralised critics and debugging only."""
+        """Everything, hidden cards included, as readable data: records, replays and debugging."""
         raise NotImplementedError
+
+    def hidden_pieces(self) -> dict[str, np.ndarray]:
+        """The values of ``game.hidden_layout``'s pieces now (name -> array of the piece's size)."""
+        return {}
+
+    def state_array(self) -> np.ndarray:
+        """The full information state as a new float32 array of ``game.state_size`` (laid out as
+        ``game.state_layout``): for centralised critics, never a player's view."""
+        g = self.game
+        out = np.empty(g.state_size, np.float32)
+        size = g.observation_size
+        for p in range(g.num_players):
+            out[p * size:(p + 1) * size] = self.observation(p)
+        offsets, _ = piece_offsets(g.state_layout)
+        hidden = self.hidden_pieces()
+        if hidden.keys() != g.hidden_layout.keys():
+            raise RuntimeError(f"{type(self).__name__}.hidden_pieces gave {sorted(hidden)}, "
+                               f"the game declares {sorted(g.hidden_layout)}")
+        for name, values in hidden.items():
+            out[offsets[name]:offsets[name] + g.hidden_layout[name]] = values
+        return out
 
     def clone(self) -> State:
         return copy.deepcopy(self)

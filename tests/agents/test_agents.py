@@ -94,6 +94,8 @@ def test_player_view_accepts_infos_or_view():
     assert player_view({"action_mask": 1, "view": {"seat": 2}}) == {"seat": 2}
     assert player_view({"seat": 2}) == {"seat": 2}
     assert player_view(None) == {}
+    with pytest.raises(ValueError, match="readable_infos=True"):  # a default env info: only the mask
+        player_view({"action_mask": np.ones(3, np.int8)})
 
 
 # -- legality and the resampler over many states of every game ---------------------------------------------

@@ -29,7 +29,7 @@ def test_each_shipped_model_loads_fits_its_env_and_plays_only_legal_moves(name):
     agent = make_agent(f"zoo:{name}", game_id, options)
     game = make_game(game_id, options)
     assert agent.policy.num_actions == game.num_actions
-    env = muggins_env.make(game_id, raw=True, **options)
+    env = muggins_env.make(game_id, raw=True, readable_infos=True, **options)  # zoo agents read the view
     env.reset(seed=11)
     rng = np.random.default_rng(0)
     moves = 0

@@ -2,7 +2,9 @@
 written (issue 30, item 5; issue 33), each in a fresh namespace; and every ```bash block marked
 by a ``% doc-test`` line (a MyST comment, invisible in the site) runs its commands, with the
 marker's ``A => B`` substitutions (``;``-separated) making a slow command small, in a scratch
-folder with the package's console scripts on the PATH."""
+folder with the package's console scripts on the PATH. A ```python block of an optional
+extra's feature skips, naming the extra, when a module of that extra is missing (``make test``
+installs none of them; CI installs every one, so there it runs); any other missing module fails."""
 
 import os
 import re

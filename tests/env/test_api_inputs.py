@@ -68,7 +68,7 @@ def test_an_env_pickled_mid_game_serves_names_from_the_caller(name):
         action = int(np.flatnonzero(mask)[0])
         env.step(action)
         clone.step(action)
-    assert clone.state() == env.state()
+    assert clone.full_state() == env.full_state() and np.array_equal(clone.state(), env.state())
 
 
 # -- point 3: options of the wrong kind --------------------------------------------------------
@@ -140,21 +140,21 @@ def test_raw_step_with_no_agent_left_is_a_clear_error():
     env.reset(seed=2)
     play_out(env)
     assert env.agents == []
-    before = env.state()
+    before = env.full_state()
     with pytest.raises(RuntimeError, match=r"the episode is over and every agent was removed; call reset\(\)"):
         env.step(None)
-    assert env.state() == before
+    assert env.full_state() == before
 
 
 def test_wrapped_step_with_no_agent_left_warns_and_does_nothing():
     env = muggins_env.make("michigan_v0")
     env.reset(seed=2)
     play_out(env)
-    before = env.unwrapped.state()
+    before = env.unwrapped.full_state()
     EnvLogger.flush()
     env.step(None)
     assert any("step() called after all agents are terminated" in str(m) for m in EnvLogger.mqueue)
-    assert env.unwrapped.state() == before
+    assert env.unwrapped.full_state() == before
 
 
 @pytest.mark.parametrize("name", ENV_NAMES)
@@ -162,14 +162,14 @@ def test_a_bool_is_not_an_action(name):
     wrapped, raw = muggins_env.make(name), muggins_env.make(name, raw=True)
     for env in (wrapped, raw):
         env.reset(seed=1)
-    before = wrapped.unwrapped.state()
+    before = wrapped.unwrapped.full_state()
     for flag in (True, False, np.True_):
         with pytest.raises(ActionOutOfBoundsError, match=rf"action {flag!r} for player_\d is a bool, not an action; "
                                                          r"allowed: an int 0\.\."):
             wrapped.step(flag)
         with pytest.raises(IllegalActionError, match=rf"action {flag!r} is not an int action index"):
             raw.step(flag)
-    assert wrapped.unwrapped.state() == before
+    assert wrapped.unwrapped.full_state() == before
     assert not any(wrapped.terminations.values())
 
 
@@ -180,16 +180,16 @@ def test_a_reset_that_raises_leaves_the_env_as_it_was(name, raw):
     for e in (env, twin):
         e.reset(seed=1)
         e.step(first_legal(e, e.agent_selection))
-    before = env.unwrapped.state()
+    before = env.unwrapped.full_state()
     with pytest.raises(ValueError):
         env.reset(seed=5, options={"deal": BAD_DEALS[name]})
-    assert env.unwrapped.state() == before  # the game in progress is untouched
+    assert env.unwrapped.full_state() == before  # the game in progress is untouched
     env.step(first_legal(env, env.agent_selection))  # and goes on
     twin.step(first_legal(twin, twin.agent_selection))
-    assert env.unwrapped.state() == twin.unwrapped.state()
+    assert env.unwrapped.full_state() == twin.unwrapped.full_state()
     env.reset()  # the seed stream is the one of seed=1, not seed 5
     twin.reset()
-    assert env.unwrapped.state() == twin.unwrapped.state()
+    assert env.unwrapped.full_state() == twin.unwrapped.full_state()
 
 
 @pytest.mark.parametrize("seed", [-1, 1.5, "5", True, [1, 2]])
@@ -203,7 +203,7 @@ def test_a_bad_seed_is_a_clear_error_for_the_aec_and_the_seat_env(seed):
     env.reset(seed=np.int64(3))
     twin = muggins_env.make("cribbage_v0", raw=True)
     twin.reset(seed=3)
-    assert env.state() == twin.state()
+    assert env.full_state() == twin.full_state()
 
 
 @pytest.mark.parametrize("name", ENV_NAMES)
@@ -217,7 +217,7 @@ def test_a_zero_dim_int_array_is_an_action_as_sb3_predict_returns_it(name):
         raw.step(np.array(action))
         wrapped.step(np.array(action, dtype=np.int32))
         twin.step(action)
-    assert raw.state() == twin.state() == wrapped.unwrapped.state()
+    assert raw.full_state() == twin.full_state() == wrapped.unwrapped.full_state()
     with pytest.raises(IllegalActionError, match="not an int action index"):
         raw.step(np.array(True))
 

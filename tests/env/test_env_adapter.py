@@ -1,6 +1,7 @@
 """The generic AEC adapter (env.py), exercised through muggins_cards_v0: errors, illegal
 actions raw and wrapped, infos, rendering, state(), pickling, seeding, make/ENV_NAMES."""
 
+import copy
 import pickle
 from typing import ClassVar
 
@@ -33,7 +34,7 @@ def test_unknown_reset_option_is_refused():
 def test_illegal_action_raises_from_raw_env_and_changes_nothing():
     e = raw_env(mistakes=False)
     e.reset(seed=2)
-    before = e.state()
+    before = e.full_state()
     legal = set(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]).tolist())
     bad = next(a for a in range(13) if a not in legal)
     with pytest.raises(IllegalActionError, match=rf"illegal action {bad} .*legal actions: "):
@@ -41,7 +42,7 @@ def test_illegal_action_raises_from_raw_env_and_changes_nothing():
     for junk in (13, -1, "0", 1.5, None):
         with pytest.raises(ValueError):
             e.step(junk)
-    assert e.state() == before
+    assert e.full_state() == before
 
 
 def test_wrapped_env_ends_the_episode_with_a_penalty_for_an_illegal_action():
@@ -69,28 +70,53 @@ def test_wrapped_env_names_an_out_of_space_action_and_changes_nothing(junk, mess
 
     e = wrapped_env(mistakes=False)
     e.reset(seed=2)
-    before = e.unwrapped.state()
+    before = e.unwrapped.full_state()
     with pytest.raises(ActionOutOfBoundsError, match=message) as info:
         e.step(junk)
     assert isinstance(info.value, AssertionError) and isinstance(info.value, ValueError)
-    assert e.unwrapped.state() == before and not any(e.terminations.values())
+    assert e.unwrapped.full_state() == before and not any(e.terminations.values())
 
 
-def test_infos_carry_the_mask_and_a_readable_view_only_for_the_player_to_act():
+def test_default_infos_hold_only_a_writable_mask_of_their_own_for_every_agent():
     e = raw_env(mistakes=True)
     e.reset(seed=1)
     me = e.agent_selection
     info = e.infos[me]
-    assert np.array_equal(info["action_mask"], e.observe(me)["action_mask"])
+    assert type(info) is dict and set(info) == {"action_mask"}
+    assert info["action_mask"].dtype == np.int8 and info["action_mask"].flags.writeable
+    assert np.array_equal(info["action_mask"], e.observe(me)["action_mask"]) and info["action_mask"].sum() > 0
+    others = [a for a in e.agents if a != me]
+    for a in others:
+        mask = e.infos[a]["action_mask"]
+        assert type(e.infos[a]) is dict and mask.flags.writeable and mask.sum() == 0
+        assert e.observe(a)["action_mask"].sum() == 0
+    masks = [e.infos[a]["action_mask"] for a in e.agents]
+    assert not any(np.shares_memory(x, y) for i, x in enumerate(masks) for y in masks[i + 1:])
+
+
+def test_readable_infos_opt_in_is_a_plain_dict_with_the_readable_keys():
+    e = raw_env(mistakes=True, readable_infos=True)
+    e.reset(seed=1)
+    me = e.agent_selection
+    info = e.infos[me]
+    assert type(info) is dict and set(info) == {"action_mask", "phase", "legal_moves", "view"}
     assert info["phase"] == "place"
     assert set(info["legal_moves"]) == set(np.flatnonzero(info["action_mask"]).tolist())
     assert all("→" in text for text in info["legal_moves"].values())
-    others = [a for a in e.agents if a != me]
-    for a in others:
-        assert e.infos[a]["action_mask"].sum() == 0 and e.observe(a)["action_mask"].sum() == 0
-    quiet = raw_env(readable_infos=False)
-    quiet.reset(seed=1)
-    assert set(quiet.infos[quiet.agent_selection]) == {"action_mask"}
+    for a in e.agents:
+        if a != me:
+            assert set(e.infos[a]) == {"action_mask"} and e.infos[a]["action_mask"].sum() == 0
+
+
+def test_readable_info_method_gives_the_extras_on_demand():
+    e = raw_env(mistakes=True)
+    with pytest.raises(RuntimeError, match="before reset"):
+        e.readable_info()
+    e.reset(seed=1)
+    extras = e.readable_info()
+    assert extras["phase"] == "place" and set(extras) == {"phase", "legal_moves", "view"}
+    assert set(extras["legal_moves"]) == set(np.flatnonzero(e.infos[e.agent_selection]["action_mask"]).tolist())
+    assert extras["view"] == e.kernel_state.public_view(e.kernel_state.current_player())
 
 
 def test_observation_mask_is_a_copy():
@@ -99,6 +125,61 @@ def test_observation_mask_is_a_copy():
     obs = e.observe(e.agent_selection)
     obs["action_mask"][:] = 0
     assert e.observe(e.agent_selection)["action_mask"].sum() >= 1
+
+
+@pytest.mark.parametrize("readable", [False, True])
+def test_writing_into_what_the_env_handed_out_never_changes_the_env(readable):
+    e, twin = raw_env(mistakes=True, readable_infos=readable), raw_env(mistakes=True)
+    rng = np.random.default_rng(0)
+    for env in (e, twin):
+        env.reset(seed=4)
+    for _ in range(40):
+        if not e.agents:
+            break
+        obs, _, term, trunc, _ = e.last()
+        assert np.array_equal(obs["observation"], twin.last()[0]["observation"])
+        assert np.array_equal(obs["action_mask"], twin.last()[0]["action_mask"])
+        if term or trunc:
+            e.step(None), twin.step(None)
+            continue
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        for agent in e.agents:  # scribble over everything handed out
+            e.infos[agent]["action_mask"][:] = 1
+            e.observe(agent)["observation"][:] = 7
+        obs["action_mask"][:] = 0
+        obs["observation"][:] = 9
+        assert np.array_equal(e.observe(e.agent_selection)["action_mask"],
+                              twin.observe(twin.agent_selection)["action_mask"])
+        e.step(action), twin.step(action)
+    assert e.full_state() == twin.full_state() and np.array_equal(e.state(), twin.state())
+
+
+def test_a_mask_written_into_does_not_turn_the_wrapped_envs_minus_one_into_an_error():
+    e = wrapped_env()
+    e.reset(seed=1)
+    obs, _, _, _, info = e.last()
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs["action_mask"][bad] = 1  # a caller's edit of its own copies
+    info["action_mask"][bad] = 1
+    offender = e.agent_selection
+    e.step(bad)  # still judged on the env's own mask: the documented -1 ending, no IllegalActionError
+    assert e.rewards[offender] == -1
+    assert all(e.terminations.values()) or all(e.truncations.values())
+
+
+def test_nothing_handed_out_makes_torch_warn():
+    torch = pytest.importorskip("torch", reason="torch (the [train] extra) is not installed")
+    import warnings
+
+    e = raw_env(readable_infos=True)
+    e.reset(seed=2)
+    arrays = [e.state(), *(e.observe(a)["observation"] for a in e.agents)]
+    arrays += [e.infos[a]["action_mask"] for a in e.agents] + [e.last()[0]["action_mask"]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "The given NumPy array is not writable" would raise
+        for x in arrays:
+            assert x.flags.writeable
+            torch.as_tensor(x)
 
 
 def test_render_ansi_and_human(capsys):
@@ -115,7 +196,7 @@ def test_render_ansi_and_human(capsys):
 def test_state_is_the_full_state_apart_from_observations():
     e = raw_env()
     e.reset(seed=1)
-    s = e.state()
+    s = e.full_state()
     assert {"stocks", "discards", "commons"} <= set(s)
     assert sum(len(x) for x in s["stocks"]) + sum(len(p) for p in s["commons"]) == 51  # + card in play
 
@@ -128,26 +209,26 @@ def test_pickle_round_trip_continues_identically():
     for env in (e, c):
         for _ in range(5):
             env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[-1]))
-    assert e.state() == c.state()
+    assert e.full_state() == c.full_state()
 
 
 def test_same_seed_same_deal_and_unseeded_resets_follow_the_first_seed():
     a, b = raw_env(), raw_env()
     a.reset(seed=5)
     b.reset(seed=5)
-    assert a.state() == b.state()
+    assert a.full_state() == b.full_state()
     a.reset()
     b.reset()
-    assert a.state() == b.state()
+    assert a.full_state() == b.full_state()
     c = raw_env()
     c.reset(seed=6)
-    assert c.state() != raw_env_state(5)
+    assert c.full_state() != raw_env_state(5)
 
 
 def raw_env_state(seed):
     e = raw_env()
     e.reset(seed=seed)
-    return e.state()
+    return e.full_state()
 
 
 def test_make_and_env_names():
@@ -169,22 +250,21 @@ def test_registered_in_pettingzoo_registry():
     assert e.num_agents == 3 and e.unwrapped.metadata["name"] == "muggins_cards_v0"
 
 
-def test_readable_info_is_built_on_first_use_and_refuses_to_describe_a_later_position():
-    e = raw_env(mistakes=True)
+def test_an_info_kept_across_steps_stays_an_ordinary_dict_of_its_own_position():
+    e = raw_env(mistakes=True, readable_infos=True)
     e.reset(seed=1)
-    info = e.infos[e.agent_selection]
-    assert dict.keys(info) == {"action_mask"}  # nothing built yet
-    assert info["phase"] == "place" and set(info) == {"action_mask", "phase", "legal_moves", "view"}
-    e.step(int(next(iter(info["legal_moves"]))))
-    stale = e.infos[e.agent_selection]
-    assert stale["phase"] == "call"
-    e.step(12 if stale["action_mask"][12] else int(np.flatnonzero(stale["action_mask"])[0]))
-    unread = e.infos[e.agent_selection]
-    e.step(int(np.flatnonzero(unread["action_mask"])[0]))  # the mask is always there
-    with pytest.raises(RuntimeError, match="earlier position"):
-        unread["legal_moves"]
-    assert stale["phase"] == "call"  # read in time: keeps describing its own position
-    assert type(pickle.loads(pickle.dumps(stale))) is dict
+    kept = e.last()[4]
+    snapshot = copy.deepcopy(kept)
+    e.step(int(next(iter(kept["legal_moves"]))))
+    for _ in range(5):
+        mask = e.last()[4]["action_mask"]
+        e.step(int(np.flatnonzero(mask)[0]))
+    assert kept["phase"] == "place" and len(kept) == 4 and "view" in kept and repr(kept).startswith("{")
+    assert dict(kept).keys() == snapshot.keys() and list(kept) == list(snapshot)
+    assert np.array_equal(kept["action_mask"], snapshot["action_mask"])
+    assert kept["legal_moves"] == snapshot["legal_moves"] and kept["view"] == snapshot["view"]
+    back = pickle.loads(pickle.dumps(kept))
+    assert type(back) is dict and back["legal_moves"] == kept["legal_moves"]
 
 
 # -- rewards: a read-only zeros array is taken as zero by identity, nothing else is --------------------

@@ -174,7 +174,7 @@ def test_muggins_cards_step_rewards_sum_to_learner_return(seed, seat):
             done = term or trunc
         assert total == pytest.approx(env.state.returns()[info["seat"]])
         assert total == pytest.approx(env.episode_return)
-        assert not env.action_masks().any()
+        assert env.action_masks().all() and not env.legal_mask().any()  # over: any action (it only resets a vector env)
 
 
 def test_agents_without_needs_observation_get_none_and_illegal_moves_raise():

@@ -50,7 +50,7 @@ def env_digest(game_id: str, options: dict, seed: int) -> str:
 
     from muggins_env import make
 
-    env = make(game_id, raw=True, **options)
+    env = make(game_id, raw=True, readable_infos=True, **options)
     features = derived_features(game_id, env.game)
     h = hashlib.sha256()
     rng = random.Random(seed)

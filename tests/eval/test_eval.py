@@ -108,7 +108,7 @@ def test_every_deal_played_by_every_seating_with_identical_cards():
     seed = res.records[0].deal_seed
     env = muggins_env.make("michigan_v0", raw=True, num_players=3, num_hands=1)
     env.reset(seed=seed)
-    dealt = env.state()["hands"]
+    dealt = env.full_state()["hands"]
     game = env.game
     st = game.new_initial_state(seed=game_seed_of(seed))
     assert st.full_state()["hands"] == dealt

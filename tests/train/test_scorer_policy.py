@@ -176,7 +176,7 @@ def test_card_muggins_common_piles_differ_by_the_rank_they_cover():
     six = parse_card("6♥")
     rest = [c for c in range(52) if c not in commons and c != six]
     stocks = [[six] + rest[:12], rest[12:25], rest[25:37], rest[37:49]]
-    env = muggins_cards_v0.raw_env(num_players=4, mistakes=True)
+    env = muggins_cards_v0.raw_env(num_players=4, mistakes=True, readable_infos=True)  # the features read the view
     env.reset(seed=0, options={"deal": {"dealer": 3, "stocks": stocks, "commons": commons}})
     agent = env.agent_selection
     obs = env.observe(agent)

@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...kernel.cards import NUM_CARDS, RANK_LIST, format_card, parse_card
-from ...kernel.game import TERMINAL, Game, GameFacts, State, piece_offsets
+from ...kernel.game import TERMINAL, Game, GameFacts, State, one_hot, piece_offsets
 from ...kernel.options import Option
 from ...kernel.rewards import win_loss_rewards
 from ...kernel.seats import opponents_clockwise, team_of
@@ -140,6 +140,11 @@ class CribbageGame(Game):
         }
         self.observation_layout = sizes
         self.observation_offsets, self.obs_at = piece_offsets(sizes)
+        #: the state array's pieces beyond every seat's observation (``State.state_array``)
+        self.hidden_layout = {
+            "crib": 52,  # the cards in the crib (laid away, and the pack's card with 3 players), turned up or not
+            "starter": 52,  # the starter card, cut or not
+        }
         o = self.obs_at
         self.observation_size = off = sum(sizes.values())
         # pieces cleared together by one slice of the board: the play's series, count and go
@@ -914,6 +919,9 @@ class CribbageState(State):
             "previous_shown": [dict(rv) for rv in self.previous_shown], "winner_side": self.winner_side,
             "loser_side": self.loser_side, "deals": self.deals,
         }
+
+    def hidden_pieces(self) -> dict[str, np.ndarray]:
+        return {"crib": one_hot(52, self.crib), "starter": one_hot(52, [self.starter_card])}
 
     def clone(self) -> CribbageState:
         c = object.__new__(CribbageState)

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...kernel.cards import check_all_once
-from ...kernel.game import TERMINAL, Game, GameFacts, State, legal_mask, piece_offsets
+from ...kernel.game import TERMINAL, Game, GameFacts, State, legal_mask, piece_offsets, pile_order
 from ...kernel.options import Option, int_range
 from ...kernel.rewards import win_loss_rewards
 from ...kernel.seats import opponents_clockwise, team_of
@@ -228,6 +228,9 @@ class DominoesGame(Game):
         self.action_names = [self._name(a) for a in range(self.num_actions)]
         #: where each named piece of the observation starts
         self.observation_offsets, self.obs_at = piece_offsets(o_)
+        #: the state array's pieces beyond every seat's observation (``State.state_array``):
+        #: the boneyard's tiles in order (``kernel.pile_order``: the top 1)
+        self.hidden_layout = {"boneyard": self.num_tiles}
         #: side indices as seen from each seat: own side first, then clockwise
         self.relative_sides = [[self.teams[p], 1 - self.teams[p]] if self.partnerships
                                else [(p + k) % n for k in range(n)] for p in range(n)]
@@ -927,6 +930,9 @@ class DominoesState(State):
             "knock": list(self.knock) if self.knock else None, "last_knock": self.last_knock,
             "extra": EXTRA_NAMES[self.extra], "redeals": self.redeals,
         }
+
+    def hidden_pieces(self) -> dict[str, np.ndarray]:
+        return {"boneyard": pile_order(self.game.num_tiles, self.boneyard[::-1])}
 
     def clone(self) -> DominoesState:
         c = object.__new__(DominoesState)

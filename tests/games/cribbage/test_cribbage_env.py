@@ -29,7 +29,7 @@ def cid(text):
 
 
 def make(deal=DEAL, **opts):
-    e = raw_env(**opts)
+    e = raw_env(readable_infos=True, **opts)  # the tests read the readable infos
     e.reset(seed=0, options={"deal": deal})
     return e
 

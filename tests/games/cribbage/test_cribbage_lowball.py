@@ -27,7 +27,7 @@ PLAY = ["K♣", "10♦", "7♣", GO, "2♣", "9♦", "3♣", "8♦", "7♦"]  # 
 
 
 def make(deal, **opts):
-    e = raw_env(lowball=True, **opts)
+    e = raw_env(lowball=True, readable_infos=True, **opts)  # the tests read the readable infos
     e.reset(seed=0, options={"deal": deal})
     return e
 

@@ -15,7 +15,7 @@ from tests.conformance import check_api, check_info_leak
 
 
 def make(deal, **opts):
-    e = raw_env(**opts)
+    e = raw_env(readable_infos=True, **opts)  # the tests read the readable infos
     e.reset(seed=0, options={"deal": deal})
     return e
 

@@ -137,7 +137,7 @@ def test_observation_shows_own_tiles_only():
 
 
 def test_render_and_views():
-    e = raw_env(render_mode="ansi", variant="sniff", num_players=4, partnerships=True)
+    e = raw_env(render_mode="ansi", variant="sniff", num_players=4, partnerships=True, readable_infos=True)
     e.reset(seed=2)
     rng = np.random.default_rng(0)
     for _ in range(10):

@@ -22,7 +22,7 @@ def rig(hands, boneyard=(), set_max=6):
 
 
 def make(hands, boneyard=(), **opts):
-    e = raw_env(**opts)
+    e = raw_env(readable_infos=True, **opts)  # the tests read the readable infos
     e.reset(seed=0, options={"deal": rig(hands, boneyard, opts.get("set_max", 6))})
     return e
 

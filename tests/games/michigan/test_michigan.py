@@ -38,7 +38,7 @@ PRELUDE = [
 
 
 def make(deal, seed=0, **opts):
-    e = raw_env(**opts)
+    e = raw_env(readable_infos=True, **opts)  # the tests read the readable infos
     e.reset(seed=seed, options={"deal": deal})
     return e
 
@@ -85,15 +85,15 @@ def test_example_prelude_is_well_formed_and_follows_the_rules():
     for i, (seat, card) in enumerate(PRELUDE):
         play(e, seat, card)
         if i == 8:  # Q♣ stopped (K♣ is in the widow): B leads, not clubs although B holds 3♣
-            assert e.state()["phase"] == "lead" and e.state()["stopped_suit"] == 0
+            assert e.full_state()["phase"] == "lead" and e.full_state()["stopped_suit"] == 0
             assert legal(e) == cards("2♦ 5♥ 2♠")
         if i == 14:  # 7♦ stopped (8♦ in the widow): D leads
             assert legal(e) == cards("3♥ 3♠")
         if i == 21:
             assert legal(e) == cards("3♣ Q♦ 2♠")
     # nothing collected yet: K♣, A♥, J♠ lie in the widow and Q♦ is still in B's hand
-    assert e.state()["layout"] == {"A♥": 4, "K♣": 4, "Q♦": 4, "J♠": 4, "Kitty": 8}
-    assert e.state()["hands"] == [sorted(parse_cards(h)) for h in
+    assert e.full_state()["layout"] == {"A♥": 4, "K♣": 4, "Q♦": 4, "J♠": 4, "Kitty": 8}
+    assert e.full_state()["hands"] == [sorted(parse_cards(h)) for h in
                                   ("9♦ J♦ Q♠ K♠", "3♣ Q♦", "10♦ A♠ Q♥ K♥", "J♥")]
 
 
@@ -115,19 +115,19 @@ def test_worked_example_rules_3_4():
             total[s] += r
     assert total == {A: -6, B: -6, C: -6, D: -6}  # the contributions, paid out with the first step
     # A must lead a suit other than the stopped spades: 9♦, the lowest diamond
-    assert e.state()["stopped_suit"] == 3 and legal(e) == cards("9♦")
+    assert e.full_state()["stopped_suit"] == 3 and legal(e) == cards("9♦")
     play(e, A, "9♦")
     assert legal(e) == cards("10♦") and e.agent_selection == "player_2"  # C, not B who lacks it
     play(e, C, "10♦")
     play(e, A, "J♦")  # A holds J♦ and plays again
     r = play(e, B, "Q♦")  # B collects the Q♦ boodle: 4 chips
     assert r == {A: 0, B: 4, C: 0, D: 0}
-    assert e.state()["layout"]["Q♦"] == 0
+    assert e.full_state()["layout"]["Q♦"] == 0
     # nobody holds K♦ (the widow does): Q♦ stops, and B leads 3♣, the only card left
-    assert e.state()["phase"] == "lead" and e.agent_selection == "player_1"
-    assert e.state()["known_widow"] == sorted(parse_cards("8♦ K♦ 10♥ K♣ J♠"))
+    assert e.full_state()["phase"] == "lead" and e.agent_selection == "player_1"
+    assert e.full_state()["known_widow"] == sorted(parse_cards("8♦ K♦ 10♥ K♣ J♠"))
     assert legal(e) == cards("3♣")
-    before = e.state()["balances"]
+    before = e.full_state()["balances"]
     assert before == [-6, -6 + 4, -6, -6]
     r = play(e, B, "3♣")  # B is out at once: Kitty 8 + 2 + 3 + 1 = 14
     # this step also carries hand 2's contributions (6 each)
@@ -141,7 +141,7 @@ def test_worked_example_then_carry_over_to_the_next_hand():
     e = make(EXAMPLE, num_hands=2)
     for seat, card in PRELUDE + [(A, "9♦"), (C, "10♦"), (A, "J♦"), (B, "Q♦"), (B, "3♣")]:
         play(e, seat, card)
-    s = e.state()
+    s = e.full_state()
     assert s["hands_played"] == 1 and s["phase"] == "lead"
     assert s["dealer"] == A and e.agent_selection == "player_1"  # the deal passed left; B leads
     # unclaimed boodle amounts stay and receive the new contributions; Q♦ was emptied
@@ -160,10 +160,10 @@ def test_worked_example_as_the_last_hand_splits_the_layout():
             total[s] += r
     assert all(e.terminations.values())
     # A♥ K♣ J♠ hold 4 each: 12 split equally, 3 each
-    assert e.state()["layout"] == {"A♥": 0, "K♣": 0, "Q♦": 0, "J♠": 0, "Kitty": 0}
-    assert e.state()["balances"] == [-8 + 3, 12 + 3, -9 + 3, -7 + 3]
+    assert e.full_state()["layout"] == {"A♥": 0, "K♣": 0, "Q♦": 0, "J♠": 0, "Kitty": 0}
+    assert e.full_state()["balances"] == [-8 + 3, 12 + 3, -9 + 3, -7 + 3]
     assert total == {A: -5, B: 15, C: -6, D: -4}
-    assert e.state()["winners"] == [B]
+    assert e.full_state()["winners"] == [B]
 
 
 def test_win_reward_pays_only_at_the_end_to_the_top_balance():
@@ -194,8 +194,8 @@ def test_stops_at_the_widow_at_a_played_card_and_at_an_ace():
     play(e, A, "5♥")
     play(e, B, "6♥")
     # 7♥ is in the widow: stop, and the stop shows where 7♥ is
-    assert e.state()["phase"] == "lead" and e.agent_selection == "player_1"
-    assert e.state()["known_widow"] == parse_cards("7♥")
+    assert e.full_state()["phase"] == "lead" and e.agent_selection == "player_1"
+    assert e.full_state()["known_widow"] == parse_cards("7♥")
     view = e.infos["player_1"]["view"]
     assert view["leading"] and view["stopped_suit"] == 2 and view["sequence"] is None
     play(e, B, "2♣")
@@ -206,16 +206,16 @@ def test_stops_at_the_widow_at_a_played_card_and_at_an_ace():
     play(e, D, "3♥")
     play(e, C, "4♥")
     # 5♥ was played already: a stop; C leads again, the widow holds nothing new
-    assert e.state()["phase"] == "lead" and e.agent_selection == "player_2"
-    assert e.state()["known_widow"] == parse_cards("4♣ 7♥")
+    assert e.full_state()["phase"] == "lead" and e.agent_selection == "player_2"
+    assert e.full_state()["known_widow"] == parse_cards("4♣ 7♥")
     assert legal(e) == cards("A♣ Q♦ 10♠")
     r = play(e, C, "Q♦")  # Q♦ collects its boodle
-    assert r[C] == 4 and e.state()["layout"]["Q♦"] == 0
+    assert r[C] == 4 and e.full_state()["layout"]["Q♦"] == 0
     play(e, D, "K♦")
     play(e, A, "A♦")
     # an ace stops; A holds only diamonds, the stopped suit: the fallback, its lowest one
-    assert e.state()["phase"] == "lead" and e.agent_selection == "player_0"
-    assert e.state()["stopped_suit"] == 1
+    assert e.full_state()["phase"] == "lead" and e.agent_selection == "player_0"
+    assert e.full_state()["stopped_suit"] == 1
     assert legal(e) == cards("2♦")
 
 
@@ -233,19 +233,19 @@ def test_fallback_several_cards_in_a_row_boodle_and_going_out_while_the_sequence
     assert sum(r[A] for r in rewards) == 4
     r = play(e, A, "K♠")  # A's last card: out, although B could follow with A♠
     assert all(e.terminations.values())
-    assert parse_card("A♠") in e.state()["hands"][B]
+    assert parse_card("A♠") in e.full_state()["hands"][B]
     # Kitty 8 + 11 + 10 + 10 cards; then A♥ K♣ Q♦ (4 each) split: 3 each
     assert r == {A: 8 + 31 + 3, B: -11 + 3, C: -10 + 3, D: -10 + 3}
-    assert e.state()["balances"] == [-6 + 4 + 39 + 3, -6 - 11 + 3, -6 - 10 + 3, -6 - 10 + 3]
+    assert e.full_state()["balances"] == [-6 + 4 + 39 + 3, -6 - 11 + 3, -6 - 10 + 3, -6 - 10 + 3]
 
 
 def test_widow_cards_never_collect_and_holding_does_not_collect():
     e = make(STOPS, num_hands=2)
     rng = np.random.default_rng(0)
     while e.kernel_state.hands_played == 0:  # play the first hand out at random
-        assert e.state()["layout"]["K♣"] == 4 and e.state()["layout"]["A♥"] == 4
+        assert e.full_state()["layout"]["K♣"] == 4 and e.full_state()["layout"]["A♥"] == 4
         e.step(int(rng.choice(sorted(legal(e)))))
-    layout = e.state()["layout"]
+    layout = e.full_state()["layout"]
     # K♣ and A♥ lay in the widow all hand: their 4 chips stay and receive 4 more
     assert layout["K♣"] == 8 and layout["A♥"] == 8
 
@@ -278,7 +278,7 @@ def test_rigged_deal_sizes_are_checked(n):
         k = i % (n + 1)
         (widow if k == n else hands[order[k]]).append(c)
     e = make({"dealer": dealer, "hands": hands, "widow": widow}, num_players=n)
-    assert e.state()["hands"] == [sorted(h) for h in hands]
+    assert e.full_state()["hands"] == [sorted(h) for h in hands]
     bad = [list(h) for h in hands]
     bad[order[0]].append(widow[0])
     with pytest.raises(ValueError, match=f"seat {order[0]} holds {len(bad[order[0]])} cards"):

@@ -38,7 +38,7 @@ def rig(tops, discards=None, commons=COMMONS, dealer=D, n=4, fill_to=None):
 
 
 def make(deal, **opts):
-    e = raw_env(**opts)
+    e = raw_env(readable_infos=True, **opts)  # the tests read the readable infos
     e.reset(seed=0, options={"deal": deal})
     return e
 
@@ -48,7 +48,7 @@ def legal(e):
 
 
 def stock_top_first(e, seat):
-    return e.state()["stocks"][seat]
+    return e.full_state()["stocks"][seat]
 
 
 # -- docs/rules/muggins_cards.md §1.5, example 1 --------------------------------------------------------------------
@@ -59,25 +59,25 @@ def example1(**opts):
 def test_example1_common_pile_has_priority_over_an_opponent_discard():
     e = example1()
     assert e.agent_selection == "player_0"  # A, at the dealer D's left, plays first
-    assert e.state()["card_in_play"] == parse_card("6♥")
+    assert e.full_state()["card_in_play"] == parse_card("6♥")
     assert legal(e) == {COMMON_PILE + 0}  # 5♣ only: B's 7♦ fits too but commons come first
     e.step(COMMON_PILE + 0)
-    assert e.state()["commons"][0] == parse_cards("5♣ 6♥")
-    assert e.state()["discards"][B] == parse_cards("7♦")
+    assert e.full_state()["commons"][0] == parse_cards("5♣ 6♥")
+    assert e.full_state()["discards"][B] == parse_cards("7♦")
     assert e.agent_selection == "player_1"
 
 
 def test_example1_muggins_called_moves_the_card_and_each_other_player_pays_one_card():
     e = example1(mistakes=True)
-    before = e.state()
+    before = e.full_state()
     a_stock = before["stocks"][A]
     e.step(OPPONENT_DISCARD + 0)  # A puts 6♥ on B's 7♦: a mistake
-    under_review = e.state()  # the card lands only when the review settles
+    under_review = e.full_state()  # the card lands only when the review settles
     assert under_review["discards"][B] == parse_cards("7♦") and under_review["card_in_play"] == parse_card("6♥")
     assert under_review["review"] == [A, OPPONENT_DISCARD + 0, False]
     assert e.agent_selection == "player_1" and legal(e) == {PASS, CALL}  # B is asked first
     e.step(CALL)
-    after = e.state()
+    after = e.full_state()
     assert after["commons"][0] == parse_cards("5♣ 6♥")
     assert after["discards"][B] == parse_cards("7♦")
     # B, C and D each gave the top of their stock, to the bottom of A's stock, in that order
@@ -99,7 +99,7 @@ def test_example1_uncalled_mistake_stands_and_the_card_belongs_to_b():
     for observer in ("player_1", "player_2", "player_3"):
         assert e.agent_selection == observer
         e.step(PASS)
-    s = e.state()
+    s = e.full_state()
     assert s["discards"][B] == parse_cards("7♦ 6♥") and s["commons"][0] == parse_cards("5♣")
     assert len(s["stocks"][A]) == 12 - 1
     assert s["phase"] == "place" and s["player"] == B
@@ -107,11 +107,11 @@ def test_example1_uncalled_mistake_stands_and_the_card_belongs_to_b():
 
 def test_unfounded_call_has_no_effect():
     e = example1(mistakes=True)
-    stocks = e.state()["stocks"]
+    stocks = e.full_state()["stocks"]
     e.step(COMMON_PILE + 0)  # correct
     e.step(PASS)  # B passes
     e.step(CALL)  # C calls: unfounded, settles it
-    s = e.state()
+    s = e.full_state()
     assert s["commons"][0] == parse_cards("5♣ 6♥")
     assert s["stocks"][A] == stocks[A] and s["stocks"][C] == stocks[C]
     assert s["player"] == B and s["phase"] == "place"
@@ -122,8 +122,8 @@ def test_example2_first_eligible_opponent_clockwise_from_the_left():
     e = make(rig([["J♥"], [], [], []], discards=[[], ["Q♠"], ["10♣"], []]))
     assert legal(e) == {OPPONENT_DISCARD + 0}  # B, not C
     e.step(OPPONENT_DISCARD + 0)
-    assert e.state()["discards"][B] == parse_cards("Q♠ J♥")
-    assert e.state()["discards"][C] == parse_cards("10♣")
+    assert e.full_state()["discards"][B] == parse_cards("Q♠ J♥")
+    assert e.full_state()["discards"][C] == parse_cards("10♣")
 
 
 def test_empty_opponent_discard_is_skipped_and_never_started():
@@ -153,7 +153,7 @@ def test_founded_call_with_several_fitting_piles_lets_the_offender_choose_again(
     assert e.agent_selection == "player_0" and legal(e) == {COMMON_PILE + 0, COMMON_PILE + 1}
     assert e.infos["player_0"]["phase"] == "rechoose"
     e.step(COMMON_PILE + 1)
-    s = e.state()
+    s = e.full_state()
     assert s["commons"][1] == parse_cards("7♦ 6♥") and s["discards"][A] == []
     assert s["stocks"][A][-3:] == parse_cards("K♣ 3♥ 10♠")
 
@@ -161,7 +161,7 @@ def test_founded_call_with_several_fitting_piles_lets_the_offender_choose_again(
 def test_recycling_turns_the_discard_over_without_shuffling():
     e = make(rig([[], ["4♠"], ["4♦"], ["4♥"]], discards=[["3♣", "8♦", "J♠"], [], [], []],
                  commons=["K♥"], fill_to=[1, 2, 3]))
-    s = e.state()
+    s = e.full_state()
     assert s["card_in_play"] == parse_card("3♣")  # the oldest card comes out first
     assert s["stocks"][A] == parse_cards("8♦ J♠") and s["discards"][A] == []
 
@@ -213,7 +213,7 @@ def test_a_correct_last_placement_wins_and_pays_zero_sum_rewards():
 def test_last_card_on_own_discard_does_not_win():
     e = make(rig([["J♥"], [], [], []], fill_to=[1, 2, 3]))
     e.step(OWN_DISCARD)
-    assert not any(e.terminations.values()) and e.state()["discards"][A] == parse_cards("J♥")
+    assert not any(e.terminations.values()) and e.full_state()["discards"][A] == parse_cards("J♥")
 
 
 def test_a_winning_mistake_that_is_called_is_corrected_penalised_and_play_goes_on():
@@ -222,7 +222,7 @@ def test_a_winning_mistake_that_is_called_is_corrected_penalised_and_play_goes_o
     e.step(OPPONENT_DISCARD + 0)  # A's last card, on B's 7♦ instead of the common 5♣
     e.step(CALL)
     assert not any(e.terminations.values())
-    assert e.state()["stocks"][A] == parse_cards("K♣ 3♥ 10♠")
+    assert e.full_state()["stocks"][A] == parse_cards("K♣ 3♥ 10♠")
 
 
 def test_an_uncalled_winning_placement_stands():
@@ -239,10 +239,10 @@ def test_a_player_who_gives_their_last_card_as_penalty_wins_when_the_penalty_is_
     # C holds a single card; A misplays and B calls: C gives its last card and wins
     deal = rig([["6♥"], ["K♣"], ["3♥"], ["10♠"]], discards=[[], ["7♦"], [], []], fill_to=[0, 1, 3])
     e = make(deal, mistakes=True)
-    assert e.state()["stocks"][C] == parse_cards("3♥")
+    assert e.full_state()["stocks"][C] == parse_cards("3♥")
     e.step(OPPONENT_DISCARD + 0)
     e.step(CALL)
-    s = e.state()
+    s = e.full_state()
     assert s["winner"] == C and all(e.terminations.values())
     assert s["stocks"][A][-3:] == parse_cards("K♣ 3♥ 10♠")  # D still paid: the penalty completed
     assert e.rewards["player_2"] == 1.0
@@ -253,7 +253,7 @@ def test_a_giver_with_an_empty_stock_turns_its_discard_over_first():
     e = make(deal, mistakes=True)
     e.step(OPPONENT_DISCARD + 0)
     e.step(CALL)
-    s = e.state()
+    s = e.full_state()
     assert s["stocks"][A][-3:] == parse_cards("K♣ 2♦ 10♠")  # C gave its oldest discard card
     assert s["stocks"][C] == parse_cards("9♣") and s["discards"][C] == []
 
