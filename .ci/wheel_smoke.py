@@ -81,7 +81,7 @@ def check_envs() -> None:
             env.reset(seed=1)
             steps = play_to_the_end(env, rng)
             check(steps > 0 and not env.agents, f"{name}: a random game did not end")
-        env = muggins_env.make(name, raw=True)
+        env = muggins_env.make(name, raw=True, readable_infos=True)  # the heuristic reads the view
         env.reset(seed=2)
         agents = {a: make_agent("heuristic", name, {}) for a in env.possible_agents}
         play_to_the_end(env, rng, lambda a, obs, e=env, ag=agents, r=rng: ag[a].act(
