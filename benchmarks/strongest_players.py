@@ -30,10 +30,11 @@ ZOO = Path(__file__).resolve().parents[1] / "agents" / "zoo"
 
 
 class Timed:
-    """An agent whose ``act`` calls are timed (seconds and count, over every seat it holds)."""
+    """An agent whose ``act`` calls are timed (seconds and count, over every seat it holds) by
+    ``clock`` (wall time; ``time.process_time`` for this process's CPU time)."""
 
-    def __init__(self, agent: Any, label: str) -> None:
-        self.agent, self.name = agent, label
+    def __init__(self, agent: Any, label: str, clock: Any = time.perf_counter) -> None:
+        self.agent, self.name, self.clock = agent, label, clock
         self.needs_info = getattr(agent, "needs_info", True)
         self.needs_sampler = getattr(agent, "needs_sampler", False)
         self.seconds, self.moves = 0.0, 0
@@ -44,9 +45,9 @@ class Timed:
             reset()
 
     def act(self, observation, action_mask, rng, info=None) -> int:
-        t0 = time.perf_counter()
+        t0 = self.clock()
         a = self.agent.act(observation, action_mask, rng, info)
-        self.seconds += time.perf_counter() - t0
+        self.seconds += self.clock() - t0
         self.moves += 1
         return a
 

@@ -18,28 +18,7 @@ import time
 from typing import Any
 
 import numpy as np
-
-
-class CpuTimed:
-    """An agent whose ``act`` calls are timed in process CPU seconds."""
-
-    def __init__(self, agent: Any) -> None:
-        self.agent = agent
-        self.needs_info = getattr(agent, "needs_info", True)
-        self.needs_sampler = getattr(agent, "needs_sampler", False)
-        self.seconds, self.moves = 0.0, 0
-
-    def reset(self) -> None:
-        reset = getattr(self.agent, "reset", None)
-        if callable(reset):
-            reset()
-
-    def act(self, observation, action_mask, rng, info=None) -> int:
-        t0 = time.process_time()
-        a = self.agent.act(observation, action_mask, rng, info)
-        self.seconds += time.process_time() - t0
-        self.moves += 1
-        return a
+from strongest_players import Timed  # this folder: run as python benchmarks/time_per_move.py
 
 
 def _opt(text: str) -> tuple[str, Any]:
@@ -64,7 +43,7 @@ def main(argv: list[str] | None = None) -> None:
     game = make_game(args.game, options)
     if game.num_players != 2:
         raise SystemExit("time_per_move plays 2-player games")
-    timed = [CpuTimed(make_agent(spec, args.game, options)) for spec in args.agents]
+    timed = [Timed(make_agent(spec, args.game, options), spec, clock=time.process_time) for spec in args.agents]
     for g in range(args.games):
         seats = timed if g % 2 == 0 else timed[::-1]
         rngs = [np.random.default_rng((args.seed, g, s)) for s in range(2)]
