@@ -26,6 +26,7 @@ from .game import (
     piece_offsets,
     pile_order,
 )
+from .observer import Observer
 from .options import Option, int_range, resolve_options
 from .rewards import win_loss_rewards
 from .seats import (
@@ -50,6 +51,7 @@ __all__ = [
     "GameDeclaration",
     "GameFacts",
     "IllegalActionError",
+    "Observer",
     "Option",
     "State",
     "absolute_seat",

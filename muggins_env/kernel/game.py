@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .observer import Observer
 from .options import Option, resolve_options
 
 TERMINAL = -1  # current_player() once the episode is over
@@ -104,6 +105,8 @@ class Game:
     observation_size: int
     #: an upper bound on decisions in one episode (None when only truncation bounds it)
     max_game_length: int | None = None
+    #: builds and keeps the states' observations (``kernel.observer``; the game's observation module)
+    observer_cls: ClassVar[type[Observer]]
     #: False where fewer is better on the scoreboard (``State.scoreboard``), e.g. cards left
     scoreboard_higher_wins: ClassVar[bool] = True
     #: the pieces of ``State.state_array`` that no seat's observation holds (name -> size, in
@@ -224,9 +227,17 @@ class State:
         return self._returns
 
     # -- views --------------------------------------------------------------------------------
+    #: the state's observer (``kernel.observer``: the observation lives beside the rules), made
+    #: by the first ``observation``; the rules report their moves to it only when it is not None
+    seen: Observer | None = None
+
     def observation(self, player: int) -> np.ndarray:
-        """float32 vector of ``game.observation_size``: only what ``player`` may know."""
-        raise NotImplementedError
+        """float32 vector of ``game.observation_size``: only what ``player`` may know (built by
+        the game's ``observer_cls``)."""
+        seen = self.seen
+        if seen is None:
+            seen = self.seen = self.game.observer_cls(self)
+        return seen.observation(player)
 
     #: per-player observation pieces kept up to date move by move (games that use
     #: ``incremental_view``); None drops them all (a new deal, a clone)
