@@ -18,7 +18,11 @@ without the network); "ppo" = ``MaskablePPO.learn`` for ``--steps`` learner step
 short warm-up (``--n-steps`` per env per rollout, ``--batch-size``, ``--n-epochs``, net
 ``--net``, ``--threads`` torch threads). The one-env row uses SB3's default rollout
 (n_steps 2048, batch 64 -> the same ``--batch-size`` here so that only the vec env differs).
-Opponents: uniformly random (the pool's ``random``). Not a timed test.
+Opponents: uniformly random (the pool's ``random``). Not a timed test. ``--clock cpu`` times
+with this process's CPU time instead of the wall clock (with one torch thread the process does
+all the work itself, so other jobs on a shared machine barely move the figure):
+
+    python benchmarks/bench_training.py --options '{"muggins": false}' --clock cpu
 """
 
 from __future__ import annotations
@@ -29,19 +33,22 @@ import time
 
 import numpy as np
 
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+clock = time.perf_counter  # set by --clock
+
 
 def env_rate(venv, steps: int, seed: int = 0) -> float:
     rng = np.random.default_rng(seed)
     venv.reset()
     n = venv.num_envs
-    t0 = time.perf_counter()
+    t0 = clock()
     done = 0
     while done < steps:
         masks = venv.action_masks() if hasattr(venv, "action_masks") else np.stack(venv.env_method("action_masks"))
         acts = (rng.random(masks.shape) * masks).argmax(1)  # uniform over the legal actions
         venv.step(acts)
         done += n
-    return done / (time.perf_counter() - t0)
+    return done / (clock() - t0)
 
 
 def ppo_rate(venv, steps: int, n_steps: int, batch_size: int, n_epochs: int, net: list[int],
@@ -62,10 +69,10 @@ def ppo_rate(venv, steps: int, n_steps: int, batch_size: int, n_epochs: int, net
             self.t = 0.0
 
         def _on_rollout_start(self):
-            self.t = time.perf_counter()
+            self.t = clock()
 
         def _on_rollout_end(self):
-            self.rollout += time.perf_counter() - self.t
+            self.rollout += clock() - self.t
 
         def _on_step(self):
             return True
@@ -84,9 +91,9 @@ def ppo_rate(venv, steps: int, n_steps: int, batch_size: int, n_epochs: int, net
                         policy_kwargs={"net_arch": list(net), **kwargs}, device="cpu", verbose=0)
     model.learn(min(n_steps * venv.num_envs, 4096))  # warm-up: a rollout and an update
     timer = Timer()
-    t0 = time.perf_counter()
+    t0 = clock()
     model.learn(steps, callback=timer, reset_num_timesteps=True)
-    dt = time.perf_counter() - t0
+    dt = clock() - t0
     return model.num_timesteps / dt, timer.rollout / dt
 
 
@@ -111,7 +118,11 @@ def main(argv=None) -> int:
     p.add_argument("--action-hidden", type=int, default=8, help="action_scorer: width of the pair network")
     p.add_argument("--no-dummy", action="store_true", help="skip the one-env DummyVecEnv rows")
     p.add_argument("--no-ppo", action="store_true", help="only the env stepping rows")
+    p.add_argument("--clock", choices=tuple(CLOCKS), default="wall",
+                   help="wall: wall clock; cpu: this process's CPU time (steady on a shared machine)")
     args = p.parse_args(argv)
+    global clock
+    clock = CLOCKS[args.clock]
     opts = json.loads(args.options)
 
     def make(i):
@@ -124,7 +135,7 @@ def main(argv=None) -> int:
                        lambda n=n: BatchedSeatVecEnv([make(i)() for i in range(n)]), args.n_steps))
     print(f"{args.game} {opts}: learner steps/s (random opponents, skip_forced); ppo: batch "
           f"{args.batch_size}, {args.n_epochs} epochs, net {args.net}, {args.threads} torch threads, "
-          f"policy {args.policy}", flush=True)
+          f"policy {args.policy}; {args.clock} clock", flush=True)
     for name, build, n_steps in setups:
         steps = steps_of.get(name, args.steps)
         print(f"  {name:<24} env  {env_rate(build(), min(steps, 20000)):>10,.0f}", flush=True)
