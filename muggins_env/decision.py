@@ -53,6 +53,20 @@ def agent_inputs(agent: Any, state: State, p: int, mask: np.ndarray, history: Hi
     return observation, info
 
 
+def play_forced_moves(state: State) -> np.ndarray | None:
+    """Apply every decision of ``state`` that has a single legal action (``skip_forced``); return
+    the per-seat sum of the rewards they paid, a new array, or None when there was none."""
+    total = None
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        if len(legal) != 1:
+            break
+        state.apply(legal[0])
+        r = state.rewards()
+        total = r.copy() if total is None else total + r
+    return total
+
+
 def agent_action(agent: Any, state: State, p: int, mask: np.ndarray, rng: np.random.Generator,
                  history: History = None, bare_view: bool = True) -> int:
     """What ``agent`` plays in seat ``p`` of ``state``: ``agent.act`` on ``agent_inputs``."""
