@@ -12,6 +12,9 @@ what to hand ``agent.act(observation, action_mask, rng, info)`` (the protocol is
   ``state.resample_hidden(p, rng)``) for ``needs_sampler`` and ``"text"``
   (``text_view(state, p, history)``) for ``needs_text``. ``SeatEnv`` documents the bare view for
   an agent that needs only the view (``bare_view=True``); ``player_view(info)`` reads either.
+
+``play_forced_moves`` plays the decisions no agent is asked about (one legal action, the envs'
+``skip_forced``) for the AEC env and the RLlib env alike.
 """
 
 from __future__ import annotations
