@@ -5,8 +5,9 @@ builder of an agent's inputs).
 Each line is a harness and configuration with a hash of what it played: heuristic and search
 games on the kernel (the heuristics' ``choose`` on the view, the search rollouts'
 ``act_on_state``), eval's tournaments, ``SeatEnv`` episodes against heuristic, search and
-guided-search opponents, game sessions of agents and the imitation teacher's labels. Run it on
-two commits and compare the outputs::
+guided-search opponents, game sessions of agents and the imitation teacher's labels, and, when
+Ray is installed (the ``rllib`` extra), the RLlib multi-agent env's episodes. Run it on two
+commits and compare the outputs::
 
     git checkout A && python benchmarks/harness_digests.py > a.txt
     git checkout B && python benchmarks/harness_digests.py > b.txt && diff a.txt b.txt
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 
 import numpy as np
@@ -113,6 +115,43 @@ def teacher_labels() -> None:
               flush=True)
 
 
+RLLIB_CASES = [("cribbage_v0", {"num_players": 2}), ("cribbage_v0", {"num_players": 4}),
+               ("muggins_dominoes_v0", {}), ("michigan_v0", {"num_players": 4, "reward": "chips"}),
+               ("muggins_cards_v0", {"num_players": 3, "mistakes": True})]
+
+
+def rllib_envs(steps: int = 300) -> None:
+    """``MugginsMultiAgentEnv``'s outputs (observations, masks, rewards, end flags, infos, the
+    learner returns it records) over seeded episodes, without and with an opponent pool, and
+    with features, no forced-move skipping and a reward scale; only where Ray is installed, so
+    that the lines above stay the same without it."""
+    if importlib.util.find_spec("ray") is None:
+        return
+    from muggins_env.train.rllib_env import MugginsMultiAgentEnv
+
+    variants = [("self-play", {}), ("pool", {"pool": {"weights": {"random": 1, "heuristic": 1}}}),
+                ("pool+features", {"pool": {"weights": {"heuristic": 1}}, "features": "derived", "seat": 1,
+                                   "skip_forced": False, "reward_scale": 0.5})]
+    for gid, opts in RLLIB_CASES:
+        for name, extra in variants:
+            env = MugginsMultiAgentEnv({"game": gid, "env_options": opts, "seed": 11, **extra})
+            rng = np.random.default_rng(2)
+            out = []
+            obs, infos = env.reset(seed=5)
+            for t in range(steps):
+                (agent, o), = obs.items()  # one agent observes: the one to act
+                out.append((sorted(obs), o["observations"].dtype.str, o["observations"].tobytes(),
+                            o["action_mask"].dtype.str, o["action_mask"].tobytes(), infos))
+                action = int(rng.choice(np.flatnonzero(o["action_mask"])))
+                obs, rew, term, trunc, infos = env.step({agent: action})
+                out.append((rew, term, trunc))
+                if term["__all__"] or trunc["__all__"]:
+                    out.append([(a, v["observations"].tobytes(), v["action_mask"].tobytes()) for a, v in obs.items()])
+                    obs, infos = env.reset(seed=t if t % 2 else None)
+            out.append(sorted(env.results.items()))
+            print("rllib", gid, json.dumps(opts), name, digest(out), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=6, help="kernel games per configuration")
@@ -122,6 +161,7 @@ def main() -> None:
     seat_envs()
     sessions()
     teacher_labels()
+    rllib_envs()
 
 
 if __name__ == "__main__":

@@ -12,6 +12,9 @@ what to hand ``agent.act(observation, action_mask, rng, info)`` (the protocol is
   ``state.resample_hidden(p, rng)``) for ``needs_sampler`` and ``"text"``
   (``text_view(state, p, history)``) for ``needs_text``. ``SeatEnv`` documents the bare view for
   an agent that needs only the view (``bare_view=True``); ``player_view(info)`` reads either.
+
+``play_forced_moves`` plays the decisions no agent is asked about (one legal action, the envs'
+``skip_forced``) for the AEC env and the RLlib env alike.
 """
 
 from __future__ import annotations
@@ -51,6 +54,20 @@ def agent_inputs(agent: Any, state: State, p: int, mask: np.ndarray, history: Hi
         info = None
     observation = state.observation(p) if getattr(agent, "needs_observation", True) else None
     return observation, info
+
+
+def play_forced_moves(state: State) -> np.ndarray | None:
+    """Apply every decision of ``state`` that has a single legal action (``skip_forced``); return
+    the per-seat sum of the rewards they paid, a new array, or None when there was none."""
+    total = None
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        if len(legal) != 1:
+            break
+        state.apply(legal[0])
+        r = state.rewards()
+        total = r.copy() if total is None else total + r
+    return total
 
 
 def agent_action(agent: Any, state: State, p: int, mask: np.ndarray, rng: np.random.Generator,

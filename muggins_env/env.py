@@ -24,8 +24,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from .decision import play_forced_moves
 from .kernel.game import Game, IllegalActionError, State
 from .kernel.options import plain
+from .kernel.rewards import quiet_rewards
 from .kernel.seeds import game_seed as draw_game_seed
 
 #: options the adapter takes itself; every other keyword goes to the game
@@ -99,7 +101,7 @@ class KernelAECEnv(AECEnv):
         self.agents = []
         self._over = True  # until reset: step() says to call reset() first
         self._to_act: str | None = None  # the agent whose turn it is (None once the game is over)
-        self._quiet: np.ndarray | None = None  # the read-only all-zero rewards the state last returned
+        self._quiet = quiet_rewards(n)  # what the state's rewards() is when a step pays nothing
 
     # -- spaces ----------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -135,7 +137,7 @@ class KernelAECEnv(AECEnv):
         self._over = False
         self._to_act = None
         self._skip_agent_selection = None
-        gained = self._skip_forced_moves() if self.skip_forced else None
+        gained = play_forced_moves(state) if self.skip_forced else None
         if gained is not None:
             self.rewards = {agent: float(gained[i]) for agent, i in self._index.items()}
             self._accumulate_rewards()
@@ -156,7 +158,7 @@ class KernelAECEnv(AECEnv):
         state.apply(action)  # the game's apply validates (State.check_legal) and raises clearly
         gained = state.rewards()
         if self.skip_forced:
-            more = self._skip_forced_moves()
+            more = play_forced_moves(state)
             if more is not None:
                 gained = gained + more
         cumulative = self._cumulative_rewards
@@ -170,25 +172,10 @@ class KernelAECEnv(AECEnv):
                 for a, r in rewards.items():  # PettingZoo's _accumulate_rewards, inlined
                     cumulative[a] += r
             else:
-                if not gained.flags.writeable:  # the state's shared zeros (see State.rewards)
-                    self._quiet = gained
                 self.rewards = self._zero_rewards  # (reset builds a new one)
         self._sync()
         if self.render_mode == "human":
             self.render()
-
-    def _skip_forced_moves(self) -> np.ndarray | None:
-        """Apply every decision that has a single legal action; return the rewards they paid."""
-        state = self._state
-        total = None
-        while not state.is_terminal():
-            legal = state.legal_actions()
-            if len(legal) != 1:
-                break
-            state.apply(legal[0])
-            r = state.rewards()
-            total = r.copy() if total is None else total + r
-        return total
 
     def _sync(self) -> None:
         """Refresh agent_selection, end flags, the cached mask and infos after the state moved."""

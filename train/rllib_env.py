@@ -6,14 +6,16 @@ other seats) as one Gymnasium vector env with a flat observation (the observatio
 mask), and ``SeatEnvRunner`` samples it in a lean loop: one forward pass and one draw for all
 games a step, RLlib's ``SingleAgentEpisode`` chunks built once per ``sample()``.
 
-``rllib.env_runner: multi_agent``: ``MugginsMultiAgentEnv`` drives the raw AEC env
-(``muggins_env.<id>.raw_env``) turn by turn. The seats RLlib plays are the agents ``player_<i>``;
-only the agent to act observes (its observation and mask under the Dict keys ``observations`` /
-``action_mask``). With an ``opponents`` sampler (the training ``OpponentPool``) each episode has
+``rllib.env_runner: multi_agent``: ``MugginsMultiAgentEnv`` drives the kernel ``State`` turn by
+turn, as ``SeatEnv`` does, with the AEC env's agent names, observations, forced moves
+(``skip_forced``) and seeds: an episode's deal is the one the AEC env's ``reset(seed=s)`` deals
+for a reset seed ``s`` drawn from the env's stream. The seats RLlib plays are the agents
+``player_<i>``; only the agent to act observes (its observation and mask under the Dict keys
+``observations`` / ``action_mask``). With an ``opponents`` sampler (the training ``OpponentPool``) each episode has
 one RLlib seat (the learner, a random seat or ``seat``) and the other seats are played inside the
 env by our Agent objects (``random``, ``heuristic``, frozen numpy snapshots), exactly as
 ``SeatEnv`` does; with ``opponents=None`` every seat is an RLlib agent (one shared policy plays
-itself). Reward accounting is ``SeatEnv``'s, per RLlib seat: everything the AEC env pays a seat
+itself). Reward accounting is ``SeatEnv``'s, per RLlib seat: everything the game pays a seat
 (during its own move, the others' turns, forced moves, the end) is held until that seat's next
 observation and returned with it, each point exactly once; what is paid before a seat's first
 decision goes with its second observation (the reward of its first step). At the end every RLlib
@@ -43,7 +45,12 @@ from ray.rllib.env.single_agent_episode import SingleAgentEpisode
 from ray.rllib.utils.metrics import WEIGHTS_SEQ_NO
 
 import muggins_env
-from muggins_env.wrappers import MAX_SKIPPED_IN_A_ROW, OpponentSampler, agent_action
+from muggins_env.decision import agent_action, play_forced_moves
+from muggins_env.env import check_reset_options
+from muggins_env.kernel.game import State
+from muggins_env.kernel.rewards import quiet_rewards
+from muggins_env.kernel.seeds import game_seed, game_seed_of
+from muggins_env.wrappers import MAX_SKIPPED_IN_A_ROW, OpponentSampler
 
 OBS, MASK = "observations", "action_mask"
 
@@ -54,9 +61,13 @@ class MugginsMultiAgentEnv(MultiAgentEnv):
     """See the module docstring. ``config``: RLlib's env config (a dict, with ``worker_index``
     and ``vector_index`` when RLlib makes it) with ``game`` (env id), ``env_options``,
     ``skip_forced``, ``seed``, ``seat`` and, for training, ``pool`` (kwargs of
-    ``OpponentPool``), ``reward_scale`` and ``features``; or pass ``opponents`` directly."""
+    ``OpponentPool``), ``reward_scale`` and ``features``; or pass ``opponents`` directly.
+    ``game`` is the kernel ``Game`` and ``state`` the episode's rules ``State`` (hidden cards
+    included: not a player's view)."""
 
     def __init__(self, config: dict | None = None, opponents: OpponentSampler | None = None) -> None:
+        from muggins_env.agents import make_game
+
         super().__init__()
         # RLlib's EnvContext carries the runner's index as an attribute (lost by dict())
         self._worker = int(getattr(config, "worker_index", 0) or 0)
@@ -64,10 +75,10 @@ class MugginsMultiAgentEnv(MultiAgentEnv):
         config = dict(config or {})
         game_id = _game_id(config)
         options = dict(config.get("env_options") or {})
-        self.aec = muggins_env.make(game_id, raw=True, skip_forced=bool(config.get("skip_forced", True)),
-                                    readable_infos=False, **options)
-        game = self.aec.game
+        self.skip_forced = bool(config.get("skip_forced", True))
+        self.game = game = make_game(game_id, options)
         self.n = game.num_players
+        self.state: State | None = None
         if opponents is None and config.get("pool") is not None:
             from muggins_env.train.pool import OpponentPool
 
@@ -88,10 +99,14 @@ class MugginsMultiAgentEnv(MultiAgentEnv):
         high = np.concatenate([high, np.ones(extra, np.float32)])
         space = gym.spaces.Dict({OBS: gym.spaces.Box(low, high, (game.observation_size + extra,), np.float32),
                                  MASK: gym.spaces.Box(0.0, 1.0, (game.num_actions,), np.float32)})
-        self.possible_agents = list(self.aec.possible_agents)
+        self.possible_agents = [f"player_{i}" for i in range(self.n)]  # the AEC env's names
         self.agents = list(self.possible_agents)
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: gym.spaces.Discrete(game.num_actions) for a in self.possible_agents}
+        self._quiet = quiet_rewards(self.n)
+        self._no_moves = np.zeros(game.num_actions, np.int8)  # the mask of a seat not to act
+        self._mask = self._no_moves  # the legal actions of the seat to act (the game's array)
+        self._seat = 0  # the seat to act, or the last one that did once the game is over
         # RLlib seeds env i of env runner w with seed + w + i: the runner's index keeps the streams apart
         self._rng = np.random.default_rng([int(config.get("seed", 0)), self._worker, vector])
         self.lineup: dict[int, Any] = {}
@@ -106,6 +121,7 @@ class MugginsMultiAgentEnv(MultiAgentEnv):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         if seed is not None:
             self._rng = np.random.default_rng([int(seed), self._worker] if self._worker else int(seed))
+        deal = check_reset_options(options).get("deal")
         for _ in range(MAX_SKIPPED_IN_A_ROW):
             self.lineup = {}
             if self.sample_opponents is not None:
@@ -114,71 +130,87 @@ class MugginsMultiAgentEnv(MultiAgentEnv):
                 for agent in self.lineup.values():
                     if getattr(agent, "reset", None) is not None:
                         agent.reset()
-            self.aec.reset(seed=int(self._rng.integers(2**63 - 1)), options=options)
+            # a reset seed drawn from the env's stream, as the AEC env's reset(seed=...) takes it
+            self.state = self.game.new_initial_state(seed=game_seed_of(game_seed(self._rng)), deal=deal)
             self._pending = [0.0] * self.n
             self._returns = [0.0] * self.n
             self._acted = [False] * self.n
-            self._collect()
+            self._collect(play_forced_moves(self.state) if self.skip_forced else None)
             self._advance()
-            if not self.aec._over:
+            if not self.state.is_terminal():
                 break  # an RLlib seat must act (else: no decision in this episode, no signal)
         else:
             raise RuntimeError(f"{MAX_SKIPPED_IN_A_ROW} episodes in a row ended before an RLlib seat had a decision")
-        return {self.aec.agent_selection: self._observe(self.aec.agent_selection)}, {}
+        agent = self.possible_agents[self._seat]
+        return {agent: self._observe(self._seat)}, {}
 
     def step(self, action_dict: dict):
-        agent = self.aec.agent_selection
-        if self.aec._over or agent not in action_dict:
+        state, seat = self.state, self._seat
+        if state is None:
+            raise RuntimeError("step() called before reset()")
+        agent = self.possible_agents[seat]
+        if state.is_terminal() or agent not in action_dict:
             raise ValueError(f"step() expects the action of {agent!r} (the agent to act), got {sorted(action_dict)}")
-        self._acted[self.aec._index[agent]] = True
-        self.aec.step(int(action_dict[agent]))
-        self._collect()
+        self._acted[seat] = True
+        self._apply(int(action_dict[agent]))
         self._advance()
-        if not self.aec._over:
-            nxt = self.aec.agent_selection
-            obs = {nxt: self._observe(nxt)}
-            rew = {nxt: self._pay(nxt)} if self._acted[self.aec._index[nxt]] else {}
+        if not state.is_terminal():
+            nxt = self._seat
+            obs = {self.possible_agents[nxt]: self._observe(nxt)}
+            rew = {self.possible_agents[nxt]: self._pay(nxt)} if self._acted[nxt] else {}
             return obs, rew, {"__all__": False}, {"__all__": False}, {}
-        done = [a for a in self.possible_agents if self._acted[self.aec._index[a]]]
-        obs = {a: self._observe(a) for a in done}
-        rew = {a: self._pay(a) for a in done}
-        truncated = any(self.aec.truncations.values())
+        done = [i for i in range(self.n) if self._acted[i]]
+        obs = {self.possible_agents[i]: self._observe(i) for i in done}
+        rew = {self.possible_agents[i]: self._pay(i) for i in done}
+        truncated = state.is_truncated()
         self._record()
         return obs, rew, {"__all__": not truncated}, {"__all__": truncated}, {}
 
     # -- internals -------------------------------------------------------------------------------
-    def _collect(self) -> None:
-        """Add what the AEC env's last step (or reset) paid every seat to their pending rewards."""
-        aec = self.aec
-        rewards = aec.rewards
-        if rewards is aec._zero_rewards:  # most steps pay nothing (the AEC env's shared all-zero dict)
+    def _apply(self, action: int) -> None:
+        """Apply ``action`` (then the forced moves, with ``skip_forced``), holding what it paid."""
+        state = self.state
+        state.apply(action)  # the game's apply validates (State.check_legal) and raises clearly
+        gained = state.rewards()
+        if self.skip_forced:
+            more = play_forced_moves(state)
+            if more is not None:
+                gained = gained + more
+        self._collect(gained)
+
+    def _collect(self, gained: np.ndarray | None) -> None:
+        """Add what the last apply paid every seat to their pending rewards."""
+        if gained is None or gained is self._quiet:  # most steps pay nothing (the games' shared zeros)
             return
-        pending, returns = self._pending, self._returns
-        for i, r in enumerate(rewards.values()):  # in possible_agents order, as the AEC env builds it
-            pending[i] += r
-            returns[i] += r
+        values = gained.tolist()
+        if any(values):
+            pending, returns = self._pending, self._returns
+            for i, r in enumerate(values):
+                pending[i] += r
+                returns[i] += r
 
     def _advance(self) -> None:
         """Play the seats of the lineup until an RLlib seat must act or the game ends."""
-        aec = self.aec
-        while not aec._over:
-            p = aec._index[aec.agent_selection]
+        state = self.state
+        while True:
+            p = state.current_player()
+            if p < 0:  # TERMINAL
+                self._mask = self._no_moves
+                return
+            self._seat, self._mask = p, state.legal_actions_mask()
             if p not in self.lineup:
                 return
-            aec.step(agent_action(self.lineup[p], aec._state, p, aec._mask, self._rng))
-            self._collect()
+            self._apply(agent_action(self.lineup[p], state, p, self._mask, self._rng))
 
-    def _observe(self, agent: str) -> dict[str, np.ndarray]:
-        o = self.aec.observe(agent)
-        obs, mask = o["observation"], o["action_mask"]
+    def _observe(self, seat: int) -> dict[str, np.ndarray]:
+        obs = self.state.observation(seat)
+        mask = (self._mask if seat == self._seat else self._no_moves).copy()
         if self.features is not None:
-            view = self.aec.kernel_state.public_view(self.aec._index[agent])
-            obs = np.concatenate([obs, self.features(view, mask)])
+            obs = np.concatenate([obs, self.features(self.state.public_view(seat), mask)])
         return {OBS: obs.astype(np.float32, copy=False), MASK: mask.astype(np.float32)}
 
-    def _pay(self, agent: str) -> float:
-        i = self.aec._index[agent]
-        r, self._pending[i] = float(self._pending[i]), 0.0
+    def _pay(self, seat: int) -> float:
+        r, self._pending[seat] = float(self._pending[seat]), 0.0
         return r * self.reward_scale
 
     def _record(self) -> None:

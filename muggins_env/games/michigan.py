@@ -36,7 +36,7 @@ from ..kernel.cards import (
 from ..kernel.declaration import GameDeclaration
 from ..kernel.game import TERMINAL, Game, GameFacts, State, legal_mask, one_hot, piece_offsets
 from ..kernel.options import Option, int_range
-from ..kernel.rewards import win_loss_rewards
+from ..kernel.rewards import quiet_rewards, win_loss_rewards
 
 FACTS = GameFacts(name="michigan_v0", long_name="Michigan (stops game)", min_players=3, max_players=8,
                   zero_sum=True, min_utility=-float("inf"), max_utility=float("inf"))
@@ -186,8 +186,7 @@ class MichiganState(State):
         self.kitty = 0
         self.hands_played = 0
         self.winners: list[int] = []
-        self._zeros = np.zeros(n)
-        self._zeros.flags.writeable = False
+        self._zeros = quiet_rewards(n)
         self._rewards = self._zeros
         self._returns = np.zeros(n)
         # The first hand's contributions are made here, before any step: they are paid out as

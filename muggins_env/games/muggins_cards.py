@@ -25,7 +25,7 @@ from ..kernel.cards import NUM_CARDS, RANK_LIST, check_all_once, format_card, pa
 from ..kernel.declaration import GameDeclaration
 from ..kernel.game import TERMINAL, Game, GameFacts, State, legal_mask, piece_offsets, pile_order
 from ..kernel.options import Option, int_range
-from ..kernel.rewards import win_loss_rewards
+from ..kernel.rewards import quiet_rewards, win_loss_rewards
 from ..kernel.seats import clockwise_from_left
 
 FACTS = GameFacts(name="muggins_cards_v0", long_name="Muggins (card game)", min_players=3,
@@ -174,8 +174,7 @@ class MugginsCardsState(State):
         self.turns = 0
         self.winner = -1
         self.truncated = False
-        self._zero = np.zeros(n)
-        self._zero.flags.writeable = False
+        self._zero = quiet_rewards(n)
         self._rewards = self._zero
         self._returns = np.zeros(n)
         self.seen = [False] * NUM_CARDS  # cards that have been face up (known to all)

@@ -218,8 +218,9 @@ class State:
 
     def rewards(self) -> np.ndarray:
         """Per-player rewards of the last ``apply`` (float64 array of num_players). A read-only
-        array is never changed afterwards: games return one shared read-only zeros array for the
-        steps that pay nothing, and the env takes it as zero again by identity."""
+        array is never changed afterwards: games return ``kernel.rewards.quiet_rewards(n)`` (one
+        shared read-only zeros array) for the steps that pay nothing, and the envs take it as
+        zero by identity."""
         return self._rewards
 
     def returns(self) -> np.ndarray:

@@ -1,10 +1,25 @@
-"""Shared end-of-game reward rule (docs/rules/index.md, common conventions): winners share +1, the rest share -1."""
+"""Shared reward pieces: the end-of-game rule (docs/rules/index.md, common conventions: winners
+share +1, the rest share -1) and the zeros of a step that pays nothing."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import numpy as np
+
+_QUIET: dict[int, np.ndarray] = {}
+
+
+def quiet_rewards(n: int) -> np.ndarray:
+    """The one read-only zeros array of ``n`` seats that ``State.rewards()`` returns for a step
+    that pays nothing. Why: most steps pay nothing, and the envs recognise it by identity
+    (``rewards is quiet_rewards(n)``) instead of reading the values."""
+    zeros = _QUIET.get(n)
+    if zeros is None:
+        zeros = np.zeros(n)
+        zeros.flags.writeable = False
+        zeros = _QUIET.setdefault(n, zeros)  # one array per n, whichever thread made it first
+    return zeros
 
 
 def win_loss_rewards(n: int, winners: Sequence[int], teams: Sequence[int] | None = None) -> np.ndarray:

@@ -104,7 +104,7 @@ def test_act_on_state_is_choose_on_the_view(game_id, options):
 
 
 def test_seeded_state_is_numpys():
-    from muggins_env.agents.search import pcg64_seeded_state
+    from muggins_env.agents.rollout_streams import pcg64_seeded_state
 
     rng = np.random.default_rng(0)
     seeds = [0, 1, 2**32 - 1, 2**32, 2**62 - 1, 2**63, 2**64 - 1, 2**64, 2**100 + 7]
@@ -116,7 +116,7 @@ def test_seeded_state_is_numpys():
 def test_a_stream_is_a_fresh_seeded_generator_in_every_rollout():
     """Replayed, recorded, diverging, skipped or used through its bit generator: every rollout
     of a world sees exactly the draws of ``np.random.default_rng(seed)``."""
-    from muggins_env.agents.search import _Stream
+    from muggins_env.agents.rollout_streams import ReplayStream
 
     plans = [
         [("random", ((3, 4),)), ("permutation", (52,)), ("integers", (10,))],
@@ -128,7 +128,7 @@ def test_a_stream_is_a_fresh_seeded_generator_in_every_rollout():
         [],
         [("integers", (0, 9)), ("choice", (5, 3))],
     ]
-    stream = _Stream()
+    stream = ReplayStream()
     rng = np.random.default_rng(4)
     for world in range(3):
         seed = int(rng.integers(2**62))

@@ -83,3 +83,29 @@ def test_win_loss_rewards():
     assert np.allclose(rewards.win_loss_rewards(4, [1], teams=[0, 1, 0, 1]), [-1, 1, -1, 1])
     assert np.allclose(rewards.win_loss_rewards(3, [0, 1]), [0.5, 0.5, -1])
     assert np.allclose(rewards.win_loss_rewards(3, []), 0)
+
+
+def test_quiet_rewards_is_one_read_only_zeros_array_per_seat_count():
+    a = rewards.quiet_rewards(3)
+    assert a is rewards.quiet_rewards(3) and a is not rewards.quiet_rewards(4)
+    assert a.tolist() == [0.0, 0.0, 0.0] and a.dtype == np.float64 and not a.flags.writeable
+    with pytest.raises(ValueError):
+        a[0] = 1.0
+
+
+@pytest.mark.parametrize("game_id", ["cribbage_v0", "muggins_dominoes_v0", "michigan_v0", "muggins_cards_v0"])
+def test_every_game_reports_a_step_that_pays_nothing_with_the_quiet_rewards(game_id):
+    """What the envs test by identity: a game's rewards after a step that pays nothing."""
+    from muggins_env.agents import make_game
+
+    state = make_game(game_id).new_initial_state(seed=3)
+    quiet = rewards.quiet_rewards(state.game.num_players)
+    rng = np.random.default_rng(3)
+    seen = 0
+    while not state.is_terminal():
+        state.apply(int(rng.choice(np.flatnonzero(state.legal_actions_mask()))))
+        r = state.rewards()
+        if not r.flags.writeable:  # a read-only rewards array is the shared zeros
+            assert r is quiet
+        seen += r is quiet
+    assert seen > 0

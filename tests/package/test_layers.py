@@ -7,7 +7,7 @@ lazily (an import inside a function counts the same), so no two folders import e
 one exception is named here: the core reaches the agents' factory by one lazy import
 (``UPWARD``). Every import says where its code is: no relative import climbs out of its folder
 of the checkout, and the folders that install as ``muggins_env.*`` import with absolute names.
-No floor above the core reads the core's private names (``REACH_INS``: the ones still to go).
+No floor above the core reads the core's private names.
 A game's declaration names the hooks of the floors above by import path; only those floors
 resolve them.
 """
@@ -131,11 +131,6 @@ def test_the_folders_installed_as_muggins_env_import_by_absolute_names(folder):
     assert not relative, "use the absolute muggins_env.… name:\n" + "\n".join(relative)
 
 
-#: private attributes of the core's objects that a floor above still reads, by file: to go (issue 46
-#: item 5, the RLlib env on the kernel State); any other reach-in fails
-REACH_INS = {"train/rllib_env.py": {"_over", "_index", "_state", "_mask", "_zero_rewards"}}
-
-
 def _private_names_of_the_core() -> set[str]:
     """The core's private names: module-level ones, and the attributes and methods of its objects."""
     names = set()
@@ -161,12 +156,11 @@ def test_no_floor_above_the_core_reads_its_private_names():
         rel = path.relative_to(ROOT).as_posix()
         if _floor(_module_name(path)[0]) == "muggins_env":
             continue
-        allowed = REACH_INS.get(rel, set())
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and not node.level and _floor(node.module or "") == "muggins_env":
                 wrong += [f"{rel}:{node.lineno} imports {node.module}.{a.name}" for a in node.names
                           if a.name.startswith("_")]
-            elif (isinstance(node, ast.Attribute) and node.attr in private and node.attr not in allowed
+            elif (isinstance(node, ast.Attribute) and node.attr in private
                   and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):
                 wrong.append(f"{rel}:{node.lineno} reads {ast.unparse(node)}")
     assert not wrong, "reach-ins into the core:\n" + "\n".join(wrong)

@@ -72,7 +72,7 @@ def test_adapter_random_game_masks_and_reward_sums_match_the_aec_env(game_id):
     while True:
         assert len(obs) == 1  # only the agent to act observes
         (agent, o), = obs.items()
-        state = env.aec.kernel_state
+        state = env.state
         assert agent == f"player_{state.current_player()}"
         assert env.observation_spaces[agent].contains(o)
         np.testing.assert_array_equal(o[MASK], state.legal_actions_mask().astype(np.float32))
@@ -89,6 +89,24 @@ def test_adapter_random_game_masks_and_reward_sums_match_the_aec_env(game_id):
     expected = _replay_aec(game_id, int(np.random.default_rng(11).integers(2**63 - 1)), actions)
     assert totals == pytest.approx(expected)
     assert any(v != 0 for v in expected.values())
+
+
+@pytest.mark.parametrize("game_id", muggins_env.ENV_NAMES)
+def test_adapter_deals_what_the_aec_envs_reset_deals_for_a_seed_of_its_stream(game_id):
+    """Each episode's reset seed is drawn from the env's stream (``default_rng([seed, worker,
+    vector])``, reseeded by ``reset(seed=...)``), and the game is the AEC env's for that seed."""
+    env = MugginsMultiAgentEnv({"game": game_id, "seed": 4, "skip_forced": False})
+    aec = muggins_env.make(game_id, raw=True)
+    stream = np.random.default_rng([4, 0, 0])
+    for reseed in (None, 9, None):
+        if reseed is not None:
+            stream = np.random.default_rng(reseed)
+        obs, _ = env.reset(seed=reseed)
+        aec.reset(seed=int(stream.integers(2**63 - 1)))
+        assert env.state.full_state() == aec.kernel_state.full_state()
+        (agent, o), = obs.items()
+        assert agent == aec.agent_selection
+        np.testing.assert_array_equal(o[OBS], aec.observe(agent)["observation"])
 
 
 def test_adapter_with_opponents_pays_the_learner_its_whole_return():
@@ -111,7 +129,7 @@ def test_adapter_with_opponents_pays_the_learner_its_whole_return():
             steps += 1
             if term["__all__"]:
                 break
-        returns = env.aec.kernel_state.returns()
+        returns = env.state.returns()
         assert total == pytest.approx(returns[int(learner.split("_")[1])])
     assert steps > 1
 

@@ -33,7 +33,7 @@ import numpy as np
 from ...kernel.cards import NUM_CARDS, RANK_LIST, format_card, parse_card
 from ...kernel.game import TERMINAL, Game, GameFacts, State, one_hot, piece_offsets
 from ...kernel.options import Option
-from ...kernel.rewards import win_loss_rewards
+from ...kernel.rewards import quiet_rewards, win_loss_rewards
 from ...kernel.seats import opponents_clockwise, team_of
 from .scoring import VALUE, fast_breakdown, play_points_fast
 
@@ -231,8 +231,7 @@ class CribbageState(State):
         self._gain = [0] * game.num_sides  # points per side of the move being applied
         self.winner_side = -1
         self.loser_side = -1  # lowball: the side that reached the target
-        self._zero = np.zeros(n)
-        self._zero.flags.writeable = False
+        self._zero = quiet_rewards(n)
         self._rewards = self._zero
         self._returns = np.zeros(n)
         self.deals = 0

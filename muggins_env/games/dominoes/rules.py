@@ -31,7 +31,7 @@ import numpy as np
 from ...kernel.cards import check_all_once
 from ...kernel.game import TERMINAL, Game, GameFacts, State, legal_mask, piece_offsets, pile_order
 from ...kernel.options import Option, int_range
-from ...kernel.rewards import win_loss_rewards
+from ...kernel.rewards import quiet_rewards, win_loss_rewards
 from ...kernel.seats import opponents_clockwise, team_of
 from ...kernel.tiles import HALVES, WEIGHT, format_tile, num_tiles, parse_tile
 from .layout import (
@@ -294,8 +294,7 @@ class DominoesState(State):
         self.over = False
         self.truncated = False
         self.winner_side = -1
-        self.zero = np.zeros(self.n)
-        self.zero.flags.writeable = False
+        self.zero = quiet_rewards(self.n)
         self._rewards = self.zero
         self._returns = np.zeros(self.n)
         self.last_review: dict | None = None  # the settled review of the latest announcement
