@@ -1,9 +1,9 @@
 """The search's random streams: every rollout of a world sees a fresh ``default_rng(seed)``
 without paying numpy's seeding per rollout (a search makes thousands per decision).
 
-``ReplayStream`` records the first rollout's draws and replays them to the others;
-``pcg64_seeded_state`` is numpy's seeding of a PCG64 without its ``SeedSequence`` objects.
-Both are exact (``tests/equivalence/test_search.py``); docs/benchmarks.md has what they save.
+``ReplayStream`` records the first rollout's draws and replays them to the others, and seeds its
+generator at most once a world; it is exact (``tests/equivalence/test_search.py``);
+docs/benchmarks.md has what it saves.
 """
 
 from __future__ import annotations
@@ -11,59 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-# -- np.random.PCG64(seed).state without numpy's SeedSequence objects -------------------------------
-# Why: the search seeds two streams per world, and building a SeedSequence is most of that cost.
-# The same computation (SeedSequence's hash mixing of the seed's 32-bit words into a pool of 4,
-# its generate_state(4, uint64), then PCG64's set_seed: two steps of the 128-bit LCG), for
-# seeds below 2**64.
-_M32 = 0xFFFFFFFF
-_M128 = (1 << 128) - 1
-_PCG_MULT = 0x2360ED051FC65DA44385DF649FCCF645
-
-
-def _hash_consts(init: int, mult: int, n: int) -> list[int]:
-    out = [init]
-    for _ in range(n):
-        out.append((out[-1] * mult) & _M32)
-    return out
-
-
-_HASH_A = _hash_consts(0x43B0D7E5, 0x931E8875, 16)  # SeedSequence's INIT_A, MULT_A
-_HASH_B = _hash_consts(0x8B51F9DD, 0x58F38DED, 8)  # INIT_B, MULT_B
-_MIX_L, _MIX_R = 0xCA01F9DD, 0x4973F715
-
-
-def pcg64_seeded_state(seed: int) -> dict:
-    """``np.random.PCG64(seed).state`` (numpy's own for seeds outside 0 .. 2**64 - 1)."""
-    if seed < 0 or seed >> 64:
-        return np.random.PCG64(seed).state
-    lo, hi = seed & _M32, seed >> 32
-    words = (lo, hi) if hi else (lo,)
-    ha = _HASH_A
-    pool = []
-    for i in range(4):
-        v = ((words[i] if i < len(words) else 0) ^ ha[i]) * ha[i + 1] & _M32
-        pool.append(v ^ v >> 16)
-    k = 4
-    for src in range(4):
-        for dst in range(4):
-            if src != dst:
-                v = (pool[src] ^ ha[k]) * ha[k + 1] & _M32
-                k += 1
-                v ^= v >> 16
-                r = (_MIX_L * pool[dst] - _MIX_R * v) & _M32
-                pool[dst] = r ^ r >> 16
-    hb = _HASH_B
-    out = []
-    for i in range(8):
-        v = (pool[i & 3] ^ hb[i]) * hb[i + 1] & _M32
-        out.append(v ^ v >> 16)
-    initstate = (out[0] | out[1] << 32) << 64 | (out[2] | out[3] << 32)
-    inc = ((out[4] | out[5] << 32) << 65 | (out[6] | out[7] << 32) << 1 | 1) & _M128
-    state = ((inc + initstate) * _PCG_MULT + inc) & _M128
-    return {"bit_generator": "PCG64", "state": {"state": state, "inc": inc}, "has_uint32": 0, "uinteger": 0}
-
 
 _PLAIN = (int, float, str, bool, type(None))
 
@@ -129,7 +76,7 @@ class ReplayStream:
             self._bits.state = self._log[self._pos - 1][3]
         else:
             if self._state is None:
-                self._state = pcg64_seeded_state(self._seed)
+                self._state = np.random.PCG64(self._seed).state
             self._bits.state = self._state
         self._synced = True
 

@@ -49,10 +49,10 @@ Without ``policy`` the agent is exactly the plain ``search:N``.
 Speed (exactly the decisions and values of the plain loop, ``benchmarks/search_reference.py``
 keeps it; ``benchmarks/bench_search.py`` times both, ``tests/equivalence/test_search.py`` compares
 them): each world's two random streams (the rollouts' ``default_rng(seed)`` and the world's
-later chance) are one reused generator each, seeded at most once per world (by
-``pcg64_seeded_state``, numpy's seeding without its overhead) and only if a rollout draws; the
-first rollout's draws are recorded and replayed to the others (``ReplayStream``; both live in
-``muggins_env.agents.rollout_streams``); the last candidate is played out on the world itself (no clone); the heuristics' ``act_on_state`` read the rollout
+later chance) are one reused generator each, seeded at most once per world and only if a
+rollout draws; the first rollout's draws are recorded and replayed to the others
+(``ReplayStream``, in ``muggins_env.agents.rollout_streams``); the last candidate is played out
+on the world itself (no clone); the heuristics' ``act_on_state`` read the rollout
 state's fields that ``public_view`` would copy instead of building the view at every step, and
 keep what rollouts recompute (the cribbage play and lay-away values, the show counts); the
 evaluators read the same fields from the state.
