@@ -1,0 +1,170 @@
+"""Michigan's observation (``MichiganGame.observation_layout``), kept beside the rules.
+
+Each observed player's view (everything but the pieces that change every step: the sequence,
+the stopped suit, the phase and the player to act) is kept between steps and brought up to
+date from what the rules report (a card played, a boodle card collected, a widow card shown);
+the end of a hand drops the views and the next observation rebuilds them from the state. The
+first player observed in a hand gets their own view built; a second one gets every seat's at
+once (the AEC loop observes them all; a seat env observing one seat keeps one).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...kernel.cards import NUM_CARDS
+from ...kernel.observer import Observer
+from .rules import BOODLE_CARDS, FOLLOW, LEAD, MRANK, NO_SUIT, OVER, SUIT, MichiganGame, MichiganState
+
+#: scale of the chip squash in observations (x / (|x| + CHIP_SCALE))
+CHIP_SCALE = 50.0
+#: largest hand (3 players: 13 cards each and 13 in the widow)
+MAX_HAND = 13
+ALL_SEATS = slice(None)  # every seat's row of a table by seat (``MichiganObserver._rows``)
+
+
+def _unpack52(mask: int) -> np.ndarray:
+    """The 52 low bits of ``mask`` as a 0/1 array, bit 0 first."""
+    return np.unpackbits(np.frombuffer(mask.to_bytes(7, "little"), dtype=np.uint8), bitorder="little")[:NUM_CARDS]
+
+
+class _Layout:
+    """Where each piece of one player count's observation starts, and the index tables that
+    write every seat's view at once (one per player count: they depend on nothing else)."""
+
+    __slots__ = ("balances", "counts", "dealer", "hand", "layout", "played", "played_columns", "seat_rows",
+                 "sequence", "tail_order", "widow")
+
+    def __init__(self, game: MichiganGame) -> None:
+        n, at = game.num_players, game.offsets
+        self.hand, self.played, self.widow, self.sequence = (at["hand"], at["played"], at["known_widow"],
+                                                             at["sequence_suit"])
+        self.counts, self.layout, self.balances, self.dealer = (at["counts"], at["layout"], at["balances"],
+                                                                at["dealer"])
+        # the tail's layout is fixed in observation(): check it against the declaration
+        assert at["phase"] - at["sequence_suit"] == 21
+        assert at["balances"] + 2 * n + 1 == at["hands_played"]
+        # viewer v's tail from the dealer on is a table by absolute seat, taken at tail_order[v]
+        # (relative seat r is seat (v + r) % n)
+        rot = [[(v + r) % n for r in range(n)] for v in range(n)]
+        self.seat_rows = seats = np.arange(n)
+        #: [card, seat]: where each viewer's row marks that ``seat`` played ``card``
+        self.played_columns = (at["played"] + n * np.arange(NUM_CARDS)[:, None, None]
+                               + (seats[None, :, None] - seats[None, None, :]) % n)
+        lay = len(BOODLE_CARDS) + 1  # the boodle cards and the Kitty
+        self.tail_order = np.array([rot[v] + [n + k for k in range(lay)] + [n + lay + s for s in rot[v]]
+                                    + [2 * n + lay + s for s in rot[v]] + [3 * n + lay, 3 * n + lay + 1]
+                                    for v in range(n)])
+
+
+#: the layout of each player count, built the first time a game of that count is observed
+_LAYOUTS: dict[int, _Layout] = {}
+
+
+class MichiganObserver(Observer):
+    """The observations of one Michigan state: the views of the seats observed this hand
+    (``views``, seat -> array; None until one is observed), kept up to date move by move."""
+
+    __slots__ = ("at", "views")
+
+    def __init__(self, state: MichiganState) -> None:
+        self.state = state
+        n = state.n
+        at = _LAYOUTS.get(n)
+        if at is None:
+            at = _LAYOUTS[n] = _Layout(state.game)
+        self.at = at
+        self.views: dict[int, np.ndarray] | None = None
+
+    # -- what the rules report -------------------------------------------------------------------------
+    def played(self, seat: int, card: int) -> None:
+        """``seat`` played ``card`` from its hand (its count is down by one)."""
+        views = self.views
+        if views:
+            at, n = self.at, self.state.n
+            o_played, o_counts = at.played + card * n, at.counts
+            left = self.state.counts[seat] / MAX_HAND
+            for viewer, view in views.items():
+                rel = (seat - viewer) % n
+                view[o_played + rel] = 1.0
+                view[o_counts + rel] = left
+                if viewer == seat:
+                    view[at.hand + card] = 0.0
+
+    def collected(self, seat: int, boodle: int) -> None:
+        """``seat`` collected the chips on boodle card ``boodle``: its pile is empty
+        (0 / (0 + CHIP_SCALE)), the seat's balance up."""
+        views = self.views
+        if views:
+            at, n = self.at, self.state.n
+            x = self.state.balances[seat]
+            squashed = 0.5 + 0.5 * x / (abs(x) + CHIP_SCALE)
+            for viewer, view in views.items():
+                view[at.layout + boodle] = 0.0
+                view[at.balances + (seat - viewer) % n] = squashed
+
+    def widow_shown(self, card: int) -> None:
+        """A stop showed that ``card`` is in the widow."""
+        views = self.views
+        if views:
+            i = self.at.widow + card
+            for view in views.values():
+                view[i] = 1.0
+
+    def hand_ended(self) -> None:
+        """Balances, the layout and the hands played change: the views are rebuilt when observed."""
+        self.views = None
+
+    # -- the observation ---------------------------------------------------------------------------------
+    def observation(self, player: int) -> np.ndarray:
+        views = self.views
+        view = views.get(player) if views else None
+        if view is None:
+            if views:
+                for seat, row in enumerate(self._rows(ALL_SEATS)):
+                    views.setdefault(seat, row)
+                view = views[player]
+            else:
+                view = self._rows(slice(player, player + 1))[0]
+                self.views = {player: view}
+        obs = view.copy()
+        # the one-hot pieces that change every step (from sequence_suit to to_act, 0 in the view)
+        s = self.state
+        at = self.at.sequence
+        phase = s.phase
+        if phase == FOLLOW:
+            obs[at + SUIT[s.need]] = 1.0
+            obs[at + 4 + MRANK[s.need] - 2] = 1.0
+        elif phase == LEAD and s.stopped_suit != NO_SUIT:
+            obs[at + 17 + s.stopped_suit] = 1.0
+        if phase != OVER:
+            obs[at + 21 + phase] = 1.0
+            obs[at + 23 + (s.player - player) % s.n] = 1.0
+        return obs
+
+    def _rows(self, seats: slice) -> np.ndarray:
+        """The views of the seats in ``seats`` (everything but the pieces that change every
+        step), one row each, from scratch. A slice: indexing the tables with it copies nothing."""
+        s, at = self.state, self.at
+        g = s.game
+        ids = s.hand_ids[seats]
+        views = np.zeros((len(ids), g.observation_size), dtype=np.float32)
+        views[:, at.hand:at.hand + NUM_CARDS] = np.unpackbits(
+            np.frombuffer(b"".join([h.to_bytes(7, "little") for h in ids]), dtype=np.uint8).reshape(-1, 7),
+            axis=1, bitorder="little")[:, :NUM_CARDS]
+        if s.played:
+            rows, columns = at.seat_rows[:len(ids)], at.played_columns
+            for c, p in s.played:
+                views[rows, columns[c, p, seats]] = 1.0
+        if s.known_widow:
+            views[:, at.widow:at.widow + NUM_CARDS] = _unpack52(s.known_widow)
+        # the tail from the dealer on, by absolute seat (see _Layout.tail_order)
+        table = [0.0] * s.n
+        table[s.dealer] = 1.0
+        table += [amount / (amount + CHIP_SCALE) for amount in s.boodle]
+        table.append(s.kitty / (s.kitty + CHIP_SCALE))
+        table += [0.5 + 0.5 * x / (abs(x) + CHIP_SCALE) for x in s.balances]
+        table += [c / MAX_HAND for c in s.counts]
+        table += [s.widow_count / MAX_HAND, s.hands_played / g.num_hands]
+        views[:, at.dealer:] = np.array(table, dtype=np.float32)[at.tail_order[seats]]
+        return views
