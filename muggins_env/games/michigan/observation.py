@@ -5,7 +5,8 @@ the stopped suit, the phase and the player to act) is kept between steps and bro
 date from what the rules report (a card played, a boodle card collected, a widow card shown);
 the end of a hand drops the views and the next observation rebuilds them from the state. The
 first player observed in a hand gets their own view built; a second one gets every seat's at
-once (the AEC loop observes them all; a seat env observing one seat keeps one).
+once, as the rows of one table (the AEC loop observes them all; a seat env observing one seat
+keeps one), which a played card updates with two writes by precomputed flat index.
 """
 
 from __future__ import annotations
@@ -32,11 +33,11 @@ class _Layout:
     """Where each piece of one player count's observation starts, and the index tables that
     write every seat's view at once (one per player count: they depend on nothing else)."""
 
-    __slots__ = ("balances", "counts", "dealer", "hand", "layout", "played", "played_columns", "seat_rows",
-                 "sequence", "tail_order", "widow")
+    __slots__ = ("balances", "counts", "counts_flat", "dealer", "hand", "layout", "played", "played_columns",
+                 "played_flat", "seat_rows", "sequence", "tail_order", "widow")
 
     def __init__(self, game: MichiganGame) -> None:
-        n, at = game.num_players, game.offsets
+        n, at, size = game.num_players, game.offsets, game.observation_size
         self.hand, self.played, self.widow, self.sequence = (at["hand"], at["played"], at["known_widow"],
                                                              at["sequence_suit"])
         self.counts, self.layout, self.balances, self.dealer = (at["counts"], at["layout"], at["balances"],
@@ -51,6 +52,10 @@ class _Layout:
         #: [card, seat]: where each viewer's row marks that ``seat`` played ``card``
         self.played_columns = (at["played"] + n * np.arange(NUM_CARDS)[:, None, None]
                                + (seats[None, :, None] - seats[None, None, :]) % n)
+        # the same and each viewer's count of ``seat``'s cards, as flat indices into the table
+        # of every seat's row (``MichiganObserver.flat``)
+        self.played_flat = self.played_columns + size * seats
+        self.counts_flat = at["counts"] + (seats[:, None] - seats[None, :]) % n + size * seats
         lay = len(BOODLE_CARDS) + 1  # the boodle cards and the Kitty
         self.tail_order = np.array([rot[v] + [n + k for k in range(lay)] + [n + lay + s for s in rot[v]]
                                     + [2 * n + lay + s for s in rot[v]] + [3 * n + lay, 3 * n + lay + 1]
@@ -62,10 +67,11 @@ _LAYOUTS: dict[int, _Layout] = {}
 
 
 class MichiganObserver(Observer):
-    """The observations of one Michigan state: the views of the seats observed this hand
-    (``views``, seat -> array; None until one is observed), kept up to date move by move."""
+    """The observations of one Michigan state: the views kept this hand, either one seat's
+    (``one``: seat and row) or every seat's (``table``, one row per seat, and ``flat``, the same
+    memory as one vector); neither until a seat is observed."""
 
-    __slots__ = ("at", "views")
+    __slots__ = ("at", "flat", "one", "table")
 
     def __init__(self, state: MichiganState) -> None:
         self.state = state
@@ -74,60 +80,73 @@ class MichiganObserver(Observer):
         if at is None:
             at = _LAYOUTS[n] = _Layout(state.game)
         self.at = at
-        self.views: dict[int, np.ndarray] | None = None
+        self.one: tuple[int, np.ndarray] | None = None
+        self.table: np.ndarray | None = None
+        self.flat: np.ndarray | None = None
+
+    def _kept(self) -> list[tuple[int, np.ndarray]]:
+        """Every kept view with its seat."""
+        if self.table is not None:
+            return list(enumerate(self.table))
+        return [self.one] if self.one is not None else []
 
     # -- what the rules report -------------------------------------------------------------------------
     def played(self, seat: int, card: int) -> None:
         """``seat`` played ``card`` from its hand (its count is down by one)."""
-        views = self.views
-        if views:
-            at, n = self.at, self.state.n
-            o_played, o_counts = at.played + card * n, at.counts
-            left = self.state.counts[seat] / MAX_HAND
-            for viewer, view in views.items():
-                rel = (seat - viewer) % n
-                view[o_played + rel] = 1.0
-                view[o_counts + rel] = left
-                if viewer == seat:
-                    view[at.hand + card] = 0.0
+        table = self.table
+        if table is not None:
+            at, flat = self.at, self.flat
+            flat[at.played_flat[card, seat]] = 1.0
+            flat[at.counts_flat[seat]] = self.state.counts[seat] / MAX_HAND
+            table[seat, at.hand + card] = 0.0
+        elif self.one is not None:
+            viewer, view = self.one
+            at = self.at
+            n = self.state.n
+            rel = (seat - viewer) % n
+            view[at.played + card * n + rel] = 1.0
+            view[at.counts + rel] = self.state.counts[seat] / MAX_HAND
+            if viewer == seat:
+                view[at.hand + card] = 0.0
 
     def collected(self, seat: int, boodle: int) -> None:
         """``seat`` collected the chips on boodle card ``boodle``: its pile is empty
         (0 / (0 + CHIP_SCALE)), the seat's balance up."""
-        views = self.views
-        if views:
-            at, n = self.at, self.state.n
-            x = self.state.balances[seat]
-            squashed = 0.5 + 0.5 * x / (abs(x) + CHIP_SCALE)
-            for viewer, view in views.items():
-                view[at.layout + boodle] = 0.0
-                view[at.balances + (seat - viewer) % n] = squashed
+        at, n = self.at, self.state.n
+        x = self.state.balances[seat]
+        squashed = 0.5 + 0.5 * x / (abs(x) + CHIP_SCALE)
+        for viewer, view in self._kept():
+            view[at.layout + boodle] = 0.0
+            view[at.balances + (seat - viewer) % n] = squashed
 
     def widow_shown(self, card: int) -> None:
         """A stop showed that ``card`` is in the widow."""
-        views = self.views
-        if views:
-            i = self.at.widow + card
-            for view in views.values():
-                view[i] = 1.0
+        i = self.at.widow + card
+        for _, view in self._kept():
+            view[i] = 1.0
 
     def hand_ended(self) -> None:
         """Balances, the layout and the hands played change: the views are rebuilt when observed."""
-        self.views = None
+        self.one = self.table = self.flat = None
 
     # -- the observation ---------------------------------------------------------------------------------
     def observation(self, player: int) -> np.ndarray:
-        views = self.views
-        view = views.get(player) if views else None
-        if view is None:
-            if views:
-                for seat, row in enumerate(self._rows(ALL_SEATS)):
-                    views.setdefault(seat, row)
-                view = views[player]
-            else:
+        table = self.table
+        if table is not None:
+            obs = table[player].copy()
+        else:
+            one = self.one
+            if one is None:
                 view = self._rows(slice(player, player + 1))[0]
-                self.views = {player: view}
-        obs = view.copy()
+                self.one = (player, view)
+            elif one[0] == player:
+                view = one[1]
+            else:  # a second seat observed: every seat's view at once
+                self.table = table = self._rows(ALL_SEATS)
+                self.flat = table.reshape(-1)
+                self.one = None
+                view = table[player]
+            obs = view.copy()
         # the one-hot pieces that change every step (from sequence_suit to to_act, 0 in the view)
         s = self.state
         at = self.at.sequence

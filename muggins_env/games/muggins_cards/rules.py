@@ -213,12 +213,14 @@ class MugginsCardsState(State):
 
     def correct_actions(self, seat: int, card: int) -> list[int]:
         """The destinations docs/rules/muggins_cards.md §1.2 allows, in strict priority."""
-        piles = [COMMON_PILE + i for i, pile in enumerate(self.commons) if fits(card, pile[-1])]
+        rank = RANK_LIST[card]  # fits(card, top), inlined: this runs at every placement
+        piles = [COMMON_PILE + i for i, pile in enumerate(self.commons) if abs(RANK_LIST[pile[-1]] - rank) == 1]
         if piles:
             return piles
-        for k in range(1, self.n):
-            d = self.discards[(seat + k) % self.n]
-            if d and fits(card, d[-1]):
+        n, discards = self.n, self.discards
+        for k in range(1, n):
+            d = discards[(seat + k) % n]
+            if d and abs(RANK_LIST[d[-1]] - rank) == 1:
                 return [OPPONENT_DISCARD + k - 1]
         return [OWN_DISCARD]
 
