@@ -175,22 +175,6 @@ class MichiganState(State):
         if game.chip_rewards:
             self._pending = np.full(n, -float(STAKE))
 
-    # -- chance ---------------------------------------------------------------------------------------
-    @property
-    def rng(self) -> np.random.Generator:
-        """The state's generator (later deals). A clone rebuilds it from the copied bit-generator
-        state on first use, so that cloning costs no generator construction."""
-        if self._rng is None:
-            kind, state = self._rng_src
-            self._rng = np.random.Generator(kind(0))
-            self._rng.bit_generator.state = state
-            self._rng_src = None
-        return self._rng
-
-    @rng.setter
-    def rng(self, value: np.random.Generator) -> None:
-        self._rng, self._rng_src = value, None
-
     # -- dealing ------------------------------------------------------------------------------------
     def _recipients(self, dealer: int) -> list[int]:
         n = self.n
@@ -551,9 +535,8 @@ class MichiganState(State):
     def clone(self) -> MichiganState:
         c = object.__new__(MichiganState)
         c.__dict__.update(self.__dict__)
-        if self._rng is not None:  # the copy builds its generator only if it deals again
-            bg = self._rng.bit_generator
-            c._rng, c._rng_src = None, (type(bg), bg.state)
+        c._rng = None  # the copy builds its generator only if it deals again (State.rng)
+        c._rng_state = self._rng.bit_generator.state if self._rng is not None else self._rng_state
         c.balances = list(self.balances)
         c.boodle = list(self.boodle)
         c.owner = list(self.owner)
