@@ -68,10 +68,10 @@ _LAYOUTS: dict[int, _Layout] = {}
 
 class MichiganObserver(Observer):
     """The observations of one Michigan state: the views kept this hand, either one seat's
-    (``one``: seat and row) or every seat's (``table``, one row per seat, and ``flat``, the same
-    memory as one vector); neither until a seat is observed."""
+    (``one``: seat and row) or every seat's (``table``, one row per seat, also as ``rows`` and as
+    ``flat``, the same memory as one vector); neither until a seat is observed."""
 
-    __slots__ = ("at", "flat", "one", "table")
+    __slots__ = ("at", "flat", "one", "rows", "table")
 
     def __init__(self, state: MichiganState) -> None:
         self.state = state
@@ -82,23 +82,24 @@ class MichiganObserver(Observer):
         self.at = at
         self.one: tuple[int, np.ndarray] | None = None
         self.table: np.ndarray | None = None
+        self.rows: list[np.ndarray] | None = None
         self.flat: np.ndarray | None = None
 
     def _kept(self) -> list[tuple[int, np.ndarray]]:
         """Every kept view with its seat."""
-        if self.table is not None:
-            return list(enumerate(self.table))
+        if self.rows is not None:
+            return list(enumerate(self.rows))
         return [self.one] if self.one is not None else []
 
     # -- what the rules report -------------------------------------------------------------------------
     def played(self, seat: int, card: int) -> None:
         """``seat`` played ``card`` from its hand (its count is down by one)."""
-        table = self.table
-        if table is not None:
+        rows = self.rows
+        if rows is not None:
             at, flat = self.at, self.flat
             flat[at.played_flat[card, seat]] = 1.0
             flat[at.counts_flat[seat]] = self.state.counts[seat] / MAX_HAND
-            table[seat, at.hand + card] = 0.0
+            rows[seat][at.hand + card] = 0.0
         elif self.one is not None:
             viewer, view = self.one
             at = self.at
@@ -127,13 +128,13 @@ class MichiganObserver(Observer):
 
     def hand_ended(self) -> None:
         """Balances, the layout and the hands played change: the views are rebuilt when observed."""
-        self.one = self.table = self.flat = None
+        self.one = self.table = self.rows = self.flat = None
 
     # -- the observation ---------------------------------------------------------------------------------
     def observation(self, player: int) -> np.ndarray:
-        table = self.table
-        if table is not None:
-            obs = table[player].copy()
+        rows = self.rows
+        if rows is not None:
+            obs = rows[player].copy()
         else:
             one = self.one
             if one is None:
@@ -143,9 +144,10 @@ class MichiganObserver(Observer):
                 view = one[1]
             else:  # a second seat observed: every seat's view at once
                 self.table = table = self._rows(ALL_SEATS)
+                self.rows = rows = list(table)
                 self.flat = table.reshape(-1)
                 self.one = None
-                view = table[player]
+                view = rows[player]
             obs = view.copy()
         # the one-hot pieces that change every step (from sequence_suit to to_act, 0 in the view)
         s = self.state

@@ -172,6 +172,7 @@ class MichiganState(State):
         else:
             dealer, owner = self._rigged_owner(deal)
         self._start_hand(dealer, owner)
+        self._legal = self._compute_legal()
         if game.chip_rewards:
             self._pending = np.full(n, -float(STAKE))
 
@@ -252,7 +253,6 @@ class MichiganState(State):
         self.player = (dealer + 1) % n
         self.need = -1  # card to follow with (FOLLOW)
         self.stopped_suit = NO_SUIT
-        self._legal: list[int] | None = None
 
     def _contribute(self) -> None:
         """Every player's stakes for a hand: one chip on each boodle card, two on the Kitty."""
@@ -286,16 +286,10 @@ class MichiganState(State):
                 out.append(CARD_OF_BIT[13 * s + (m & -m).bit_length() - 1])
         return out
 
-    def _legal_now(self) -> list[int]:
-        """This position's legal cards, found once (the list, the mask and the guard share it)."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
-
     def _compute_legal(self) -> list[int]:
         """The legal cards: the card that follows (follow), the lowest of each suit held (lead),
-        another suit than the one just stopped where the leader holds one."""
+        another suit than the one just stopped where the leader holds one. Found once per
+        position, as the position is reached (``_legal``: the list, the mask and the guard)."""
         if self.phase == FOLLOW:
             return [self.need]
         if self.phase >= OVER:  # over, or a halted rollout copy
@@ -308,10 +302,10 @@ class MichiganState(State):
         return leads
 
     def legal_actions(self) -> list[int]:
-        return list(self._legal_now())
+        return list(self._legal)
 
     def legal_actions_mask(self) -> np.ndarray:
-        return legal_mask(NUM_ACTIONS, self._legal_now())
+        return legal_mask(NUM_ACTIONS, self._legal)
 
     def apply(self, action: int) -> None:
         a = self.check_legal(action)
@@ -329,7 +323,6 @@ class MichiganState(State):
         seen = self.seen
         if seen is not None:
             seen.played(p, a)
-        self._legal = None
         self.stopped_suit = NO_SUIT
         b = BOODLE_OF_CARD[a]
         if b >= 0 and self.boodle[b]:  # played legally from a hand: collect the boodle card
@@ -359,6 +352,7 @@ class MichiganState(State):
                 self.phase = LEAD
                 self.need = -1
                 self.stopped_suit = SUIT[a]
+        self._legal = self._compute_legal()
         if chips:
             self._rewards = self._zeros if delta is None else delta
         elif self.phase == OVER:
@@ -417,7 +411,7 @@ class MichiganState(State):
 
     def check_legal(self, action: Any) -> int:
         """The kernel's shared guard, with a fast path for a legal int action."""
-        if type(action) is int and action in self._legal_now():
+        if type(action) is int and action in self._legal:
             return action
         return super().check_legal(action)
 
@@ -550,7 +544,7 @@ class MichiganState(State):
             c._pending = self._pending.copy()
         if self._rewards is not self._zeros:
             c._rewards = self._rewards.copy()
-        c._legal = None if self._legal is None else list(self._legal)
+        c._legal = list(self._legal)
         c.seen = None  # the clone's first observation builds its own observer
         return c
 
@@ -572,6 +566,6 @@ class MichiganState(State):
         for card, who in zip(cards, rng.permutation(len(slots)).tolist()):
             c.owner[card] = slots[who]
         c._set_hands()
-        c._legal = None
+        c._legal = c._compute_legal()
         return c
 

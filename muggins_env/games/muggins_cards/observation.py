@@ -14,7 +14,7 @@ import numpy as np
 
 from ...kernel.cards import RANK_LIST
 from ...kernel.observer import Observer
-from .rows import NEXT_ROWS, PILE_ROWS, seat_row
+from .rows import NEXT_ROWS, PILE_ROWS, SEAT_ROWS, seat_row
 from .rules import OVER, RANK0, REVIEW, MugginsCardsGame, MugginsCardsState
 
 #: keys of ``CardsObserver.dirty`` besides the seats: the table's ranks, common pile k is _PILE - k
@@ -44,7 +44,7 @@ class CardsObserver(Observer):
     """The observations of one card Muggins state: the public pieces by absolute seat
     (``full``) and the pieces moves changed since they were last written (``dirty``)."""
 
-    __slots__ = ("dirty", "full", "rotations")
+    __slots__ = ("at", "dirty", "full", "rotations")
 
     def __init__(self, state: MugginsCardsState) -> None:
         self.state = state
@@ -53,6 +53,7 @@ class CardsObserver(Observer):
         if rotations is None:
             rotations = _ROTATIONS[g.num_players] = _rotations(g)
         self.rotations = rotations
+        self.at = g.obs_at
         self.full = np.zeros(g.observation_size, dtype=np.float32)
         at = g.obs_at.seen
         self.full[at:at + 13] = state.table_ranks
@@ -75,18 +76,17 @@ class CardsObserver(Observer):
     def laid(self, owner: int, pile: int, card: int) -> None:
         """``card`` laid face up on ``owner``'s discard, or on common pile ``pile`` (owner -1)."""
         self.dirty.add(owner if owner >= 0 else _PILE - pile)
-        s = self.state
         r = RANK0[card]
-        self.full[s.game.obs_at.seen + r] = s.table_ranks[r] * 0.25
+        self.full[self.at.seen + r] = self.state.table_ranks[r] * 0.25
 
     # -- the observation ---------------------------------------------------------------------------------
     def observation(self, player: int) -> np.ndarray:
         s = self.state
-        n, g = s.n, s.game
+        n = s.n
         if self.dirty:
             self._refresh()
         obs = self.full[self.rotations[player]] if player else self.full.copy()
-        at = g.obs_at
+        at = self.at
         if s.exposed >= 0:
             obs[RANK_LIST[s.exposed] - 1] = 1
         phase = s.phase
@@ -98,19 +98,20 @@ class CardsObserver(Observer):
             if phase == REVIEW:
                 placer, placed, _, _ = s.review
                 obs[at.review + s._relative_destination(player, placer, placed)] = 1
-        obs[at.clock] = s.turns / g.max_turns
+        obs[at.clock] = s.turns / s.game.max_turns
         return obs
 
     def _refresh(self) -> None:
         """Rewrite the kept pieces that moves changed (``dirty``), from the state."""
         s = self.state
-        full, at = self.full, s.game.obs_at
+        full, at = self.full, self.at
         for key in self.dirty:
             if key >= 0:
                 discard = s.discards[key]
+                piece = (RANK_LIST[discard[-1]] if discard else 0, len(s.stocks[key]), len(discard))
+                row = SEAT_ROWS.get(piece)
                 i = at.seats + 15 * key
-                full[i:i + 15] = seat_row(RANK_LIST[discard[-1]] if discard else 0,
-                                          len(s.stocks[key]), len(discard))
+                full[i:i + 15] = seat_row(piece) if row is None else row
                 j = at.next + 13 * key
                 card = s.known_next(key)
                 full[j:j + 13] = NEXT_ROWS[RANK0[card] if card >= 0 else 13]

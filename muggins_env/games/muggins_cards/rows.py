@@ -23,20 +23,19 @@ def _rows(width: int, ones: list[list[int]]) -> list[np.ndarray]:
 PILE_ROWS = _rows(14, [[]] + [[0, r] for r in range(1, 14)])
 #: a seat's next card's piece by rank - 1 (13: unknown)
 NEXT_ROWS = _rows(13, [[r] for r in range(13)] + [[]])
-#: (discard top rank or 0, stock size, discard size) -> a seat's piece (``seat_row``)
-_SEAT_ROWS: dict[tuple[int, int, int], np.ndarray] = {}
+#: (discard top rank or 0, stock size, discard size) -> a seat's piece, made by ``seat_row``
+SEAT_ROWS: dict[tuple[int, int, int], np.ndarray] = {}
 
 
-def seat_row(rank: int, stock: int, discard: int) -> np.ndarray:
-    """A seat's observation piece: its discard top's rank one-hot, its stock and discard sizes."""
-    key = (rank, stock, discard)
-    row = _SEAT_ROWS.get(key)
-    if row is None:
-        row = np.zeros(15, dtype=np.float32)
-        if rank:
-            row[rank - 1] = 1
-        row[13] = stock / NUM_CARDS
-        row[14] = discard / NUM_CARDS
-        row.flags.writeable = False
-        _SEAT_ROWS[key] = row
+def seat_row(key: tuple[int, int, int]) -> np.ndarray:
+    """A seat's observation piece (its discard top's rank one-hot, its stock and discard sizes),
+    made once and kept in ``SEAT_ROWS``."""
+    rank, stock, discard = key
+    row = np.zeros(15, dtype=np.float32)
+    if rank:
+        row[rank - 1] = 1
+    row[13] = stock / NUM_CARDS
+    row[14] = discard / NUM_CARDS
+    row.flags.writeable = False
+    SEAT_ROWS[key] = row
     return row

@@ -120,19 +120,19 @@ class MugginsCardsState(State):
         # the deal as dealt, for deal(): stocks top first, discards and common piles bottom first
         self._dealt = (self.dealer, [s[::-1] for s in self.stocks], [list(d) for d in self.discards],
                        [list(p) for p in self.commons])
-        # cards face up on the table by rank (an observation piece), kept up to date move by move
+        # cards face up on the table by rank, kept up to date move by move
         self.table_ranks = table_ranks = [0] * 13
         for pile in self.commons + self.discards:
             for c in pile:
                 self.face_up[c] = True
                 table_ranks[RANK0[c]] += 1
-        self._legal: list[int] | None = None  # legal_actions() of this position, built once
         self.player = (self.dealer + 1) % n
         self.phase = PLACE
         self.exposed = -1
         self.review: tuple[int, int, bool, list[int]] | None = None  # placer, action, correct, correct set
         self.callers: list[int] = []
         self._begin_turn(self.player)
+        self._legal = self._legal_actions()  # legal_actions() of this position, found once
 
     # -- the deal ----------------------------------------------------------------------------------
     def _deal_random(self) -> None:
@@ -302,21 +302,15 @@ class MugginsCardsState(State):
         return self.player
 
     def legal_actions(self) -> list[int]:
-        return list(self._legal_now())  # a copy: the caller may change it
+        return list(self._legal)  # a copy: the caller may change it
 
     def legal_actions_mask(self) -> np.ndarray:
-        return legal_mask(NUM_ACTIONS, self._legal_now())
-
-    def _legal_now(self) -> list[int]:
-        """This position's legal actions, found once (the list, the mask and apply share them)."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._legal_actions()
-        return legal
+        return legal_mask(NUM_ACTIONS, self._legal)
 
     def _legal_actions(self) -> list[int]:
         """The legal actions, by phase: any placement (with mistakes) or the correct ones; pass
-        or call in a review; the fitting common piles when the offender chooses again."""
+        or call in a review; the fitting common piles when the offender chooses again. Found
+        once per position, as the position is reached (``_legal``: the list, the mask, apply)."""
         phase = self.phase
         if phase == PLACE:
             if self.game.mistakes:
@@ -331,9 +325,13 @@ class MugginsCardsState(State):
 
     def apply(self, action: int) -> None:
         # the shared guard (State.check_legal) for anything but a legal int
-        a = action if type(action) is int and action in self._legal_now() else self.check_legal(action)
-        self._legal = None  # the position moves on
+        a = action if type(action) is int and action in self._legal else self.check_legal(action)
         self._rewards = self._zero  # read-only, shared: most steps pay nothing
+        self._move(a)
+        self._legal = self._legal_actions()
+
+    def _move(self, a: int) -> None:
+        """The legal action ``a`` of the player to act, and what follows it."""
         if self.phase == PLACE:
             seat, card = self.player, self.exposed
             if not self.game.mistakes:  # every legal placement is correct
