@@ -15,7 +15,8 @@ import numpy as np
 
 from ...kernel.cards import NUM_CARDS
 from ...kernel.observer import Observer
-from .rules import BOODLE_CARDS, FOLLOW, LEAD, MRANK, NO_SUIT, OVER, SUIT, MichiganGame, MichiganState
+from .rules import FOLLOW, LEAD, MRANK, NO_SUIT, OVER, SUIT, MichiganState
+from .tables import view_tables
 
 #: scale of the chip squash in observations (x / (|x| + CHIP_SCALE))
 CHIP_SCALE = 50.0
@@ -29,43 +30,6 @@ def _unpack52(mask: int) -> np.ndarray:
     return np.unpackbits(np.frombuffer(mask.to_bytes(7, "little"), dtype=np.uint8), bitorder="little")[:NUM_CARDS]
 
 
-class _Layout:
-    """Where each piece of one player count's observation starts, and the index tables that
-    write every seat's view at once (one per player count: they depend on nothing else)."""
-
-    __slots__ = ("balances", "counts", "counts_flat", "dealer", "hand", "layout", "played", "played_columns",
-                 "played_flat", "seat_rows", "sequence", "tail_order", "widow")
-
-    def __init__(self, game: MichiganGame) -> None:
-        n, at, size = game.num_players, game.offsets, game.observation_size
-        self.hand, self.played, self.widow, self.sequence = (at["hand"], at["played"], at["known_widow"],
-                                                             at["sequence_suit"])
-        self.counts, self.layout, self.balances, self.dealer = (at["counts"], at["layout"], at["balances"],
-                                                                at["dealer"])
-        # the tail's layout is fixed in observation(): check it against the declaration
-        assert at["phase"] - at["sequence_suit"] == 21
-        assert at["balances"] + 2 * n + 1 == at["hands_played"]
-        # viewer v's tail from the dealer on is a table by absolute seat, taken at tail_order[v]
-        # (relative seat r is seat (v + r) % n)
-        rot = [[(v + r) % n for r in range(n)] for v in range(n)]
-        self.seat_rows = seats = np.arange(n)
-        #: [card, seat]: where each viewer's row marks that ``seat`` played ``card``
-        self.played_columns = (at["played"] + n * np.arange(NUM_CARDS)[:, None, None]
-                               + (seats[None, :, None] - seats[None, None, :]) % n)
-        # the same and each viewer's count of ``seat``'s cards, as flat indices into the table
-        # of every seat's row (``MichiganObserver.flat``)
-        self.played_flat = self.played_columns + size * seats
-        self.counts_flat = at["counts"] + (seats[:, None] - seats[None, :]) % n + size * seats
-        lay = len(BOODLE_CARDS) + 1  # the boodle cards and the Kitty
-        self.tail_order = np.array([rot[v] + [n + k for k in range(lay)] + [n + lay + s for s in rot[v]]
-                                    + [2 * n + lay + s for s in rot[v]] + [3 * n + lay, 3 * n + lay + 1]
-                                    for v in range(n)])
-
-
-#: the layout of each player count, built the first time a game of that count is observed
-_LAYOUTS: dict[int, _Layout] = {}
-
-
 class MichiganObserver(Observer):
     """The observations of one Michigan state: the views kept this hand, either one seat's
     (``one``: seat and row) or every seat's (``table``, one row per seat, also as ``rows`` and as
@@ -75,11 +39,7 @@ class MichiganObserver(Observer):
 
     def __init__(self, state: MichiganState) -> None:
         self.state = state
-        n = state.n
-        at = _LAYOUTS.get(n)
-        if at is None:
-            at = _LAYOUTS[n] = _Layout(state.game)
-        self.at = at
+        self.at = view_tables(state.game)
         self.one: tuple[int, np.ndarray] | None = None
         self.table: np.ndarray | None = None
         self.rows: list[np.ndarray] | None = None
@@ -179,7 +139,7 @@ class MichiganObserver(Observer):
                 views[rows, columns[c, p, seats]] = 1.0
         if s.known_widow:
             views[:, at.widow:at.widow + NUM_CARDS] = _unpack52(s.known_widow)
-        # the tail from the dealer on, by absolute seat (see _Layout.tail_order)
+        # the tail from the dealer on, by absolute seat (see tables.ViewTables.tail_order)
         table = [0.0] * s.n
         table[s.dealer] = 1.0
         table += [amount / (amount + CHIP_SCALE) for amount in s.boodle]

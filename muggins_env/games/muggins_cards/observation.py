@@ -14,30 +14,11 @@ import numpy as np
 
 from ...kernel.cards import RANK_LIST
 from ...kernel.observer import Observer
-from .rows import NEXT_ROWS, PILE_ROWS, SEAT_ROWS, seat_row
-from .rules import OVER, RANK0, REVIEW, MugginsCardsGame, MugginsCardsState
+from .rows import NEXT_ROWS, PILE_ROWS, SEAT_ROWS, rotations, seat_row
+from .rules import OVER, RANK0, REVIEW, MugginsCardsState
 
 #: keys of ``CardsObserver.dirty`` besides the seats: the table's ranks, common pile k is _PILE - k
 _TABLE, _PILE = -1, -2
-
-
-def _rotations(game: MugginsCardsGame) -> list[np.ndarray]:
-    """Per observer, where each entry of its observation comes from in the pieces laid out for
-    seat 0 (``CardsObserver.full``): the per-seat pieces rotated, the rest in place."""
-    n, at = game.num_players, game.obs_at
-    out = []
-    for player in range(n):
-        index = np.arange(game.observation_size)
-        for piece, width in (("seats", 15), ("next", 13)):
-            first = getattr(at, piece)
-            block = index[first:first + n * width].reshape(n, width)
-            index[first:first + n * width] = np.roll(block, -player, axis=0).ravel()
-        out.append(index)
-    return out
-
-
-#: the rotations of each player count, made the first time a game of that count is observed
-_ROTATIONS: dict[int, list[np.ndarray]] = {}
 
 
 class CardsObserver(Observer):
@@ -49,10 +30,7 @@ class CardsObserver(Observer):
     def __init__(self, state: MugginsCardsState) -> None:
         self.state = state
         g = state.game
-        rotations = _ROTATIONS.get(g.num_players)
-        if rotations is None:
-            rotations = _ROTATIONS[g.num_players] = _rotations(g)
-        self.rotations = rotations
+        self.rotations = rotations(g)
         self.at = g.obs_at
         self.full = np.zeros(g.observation_size, dtype=np.float32)
         at = g.obs_at.seen

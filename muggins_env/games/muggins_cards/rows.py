@@ -1,11 +1,14 @@
-"""Card Muggins' observation pieces as read-only rows made once (``observation.CardsObserver``):
-refreshing a piece is then one slice write instead of a zeroing and index writes."""
+"""What card Muggins' observer (``observation.CardsObserver``) makes once and reuses: its pieces
+as read-only rows, so that refreshing a piece is one slice write instead of a zeroing and index
+writes, and per seat the index that rotates the pieces kept by absolute seat to that seat's
+view in one gather."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ...kernel.cards import NUM_CARDS
+from .rules import MugginsCardsGame
 
 
 def _rows(width: int, ones: list[list[int]]) -> list[np.ndarray]:
@@ -39,3 +42,30 @@ def seat_row(key: tuple[int, int, int]) -> np.ndarray:
     row.flags.writeable = False
     SEAT_ROWS[key] = row
     return row
+
+
+def _make_rotations(game: MugginsCardsGame) -> list[np.ndarray]:
+    """Per observer, where each entry of its observation comes from in the pieces laid out for
+    seat 0 (``CardsObserver.full``): the per-seat pieces rotated, the rest in place."""
+    n, at = game.num_players, game.obs_at
+    out = []
+    for player in range(n):
+        index = np.arange(game.observation_size)
+        for piece, width in (("seats", 15), ("next", 13)):
+            first = getattr(at, piece)
+            block = index[first:first + n * width].reshape(n, width)
+            index[first:first + n * width] = np.roll(block, -player, axis=0).ravel()
+        out.append(index)
+    return out
+
+
+#: the rotations of each player count, made the first time a game of that count is observed
+_ROTATIONS: dict[int, list[np.ndarray]] = {}
+
+
+def rotations(game: MugginsCardsGame) -> list[np.ndarray]:
+    """The rotations of ``game``'s player count (they depend on nothing else)."""
+    out = _ROTATIONS.get(game.num_players)
+    if out is None:
+        out = _ROTATIONS[game.num_players] = _make_rotations(game)
+    return out
