@@ -97,6 +97,8 @@ def _bits(mask: int) -> list[int]:
 
 class MichiganGame(Game):
     FACTS = FACTS
+    # observer_cls (the observation, ``observation.MichiganObserver``) is set by the package's __init__:
+    # the observation module reads these rules, so the rules do not import it
     OPTIONS: ClassVar[Mapping[str, Option]] = {
         "num_players": Option(4, allowed=(3, 4, 5, 6, 7, 8), doc="players, 3-8"),
         "num_hands": Option(lambda opts: opts["num_players"], check=int_range(1),

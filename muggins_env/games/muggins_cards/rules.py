@@ -56,6 +56,8 @@ def fits(card_a: int, card_b: int) -> bool:
 
 class MugginsCardsGame(Game):
     FACTS = FACTS
+    # observer_cls (the observation, ``observation.CardsObserver``) is set by the package's __init__:
+    # the observation module reads these rules, so the rules do not import it
     OPTIONS: ClassVar[dict[str, Option]] = {
         "num_players": Option(4, allowed=(3, 4, 5, 6, 7), doc="players, 3-7"),
         "mistakes": Option(False, allowed=(False, True),
