@@ -45,6 +45,11 @@ class MichiganObserver(Observer):
         self.rows: list[np.ndarray] | None = None
         self.flat: np.ndarray | None = None
 
+    def __getstate__(self) -> tuple[None, dict]:
+        """A pickled or deep-copied observer keeps no view: the table's rows and flat vector
+        share its memory, which a copy would split; the copy's first observation rebuilds them."""
+        return None, {"state": self.state, "at": self.at, "one": None, "table": None, "rows": None, "flat": None}
+
     def _kept(self) -> list[tuple[int, np.ndarray]]:
         """Every kept view with its seat."""
         if self.rows is not None:
