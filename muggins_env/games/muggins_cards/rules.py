@@ -48,7 +48,6 @@ PLACE, REVIEW, RECHOOSE, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("place", "call", "rechoose", "over")
 
 
-
 def fits(card_a: int, card_b: int) -> bool:
     """Neighbouring ranks: A fits 2, K fits Q; equal ranks and K-A never fit."""
     return abs(RANK_LIST[card_a] - RANK_LIST[card_b]) == 1
