@@ -23,7 +23,7 @@ BUCKETS = ((0, 1), (2, 4), (5, 10), (11, 20), (21, 52))
 
 def unseen_stock_cards(state) -> int:
     """Stock cards nobody has seen (0 or 1: the rest of the hand is known to everyone)."""
-    return sum(1 for stock in state.stocks for c in stock if not state.seen[c])
+    return sum(1 for stock in state.stocks for c in stock if not state.face_up[c])
 
 
 def pile_candidates(state, player: int, heuristic) -> list[int]:

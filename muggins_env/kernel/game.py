@@ -240,21 +240,6 @@ class State:
             seen = self.seen = self.game.observer_cls(self)
         return seen.observation(player)
 
-    #: per-player observation pieces kept up to date move by move (games that use
-    #: ``incremental_view``); None drops them all (a new deal, a clone)
-    _views: dict | None = None
-
-    def incremental_view(self, player: int, build) -> np.ndarray:
-        """``player``'s kept view, built by ``build(player)`` the first time it is asked for
-        since the views were last dropped; the game's moves then update it in place."""
-        views = self._views
-        if views is None:
-            views = self._views = {}
-        view = views.get(player)
-        if view is None:
-            view = views[player] = build(player)
-        return view
-
     def phase_name(self) -> str:
         return ""
 

@@ -1,8 +1,8 @@
 """The AEC loop's fast paths (issue 32) keep every observation and mask what the kernel state says.
 
 Each game keeps observation pieces between steps (cribbage and Michigan: per-player views kept
-through the show and the hand; Card Muggins: the table's pieces by absolute seat; dominoes: the
-layout's pieces), and the masks come from a cache of legal sets (``kernel.game.legal_mask``).
+through the show and the hand; Card Muggins: the table's pieces by absolute seat, in its observer;
+dominoes: the layout's pieces), and the masks come from a cache of legal sets (``kernel.game.legal_mask``).
 These tests drive ``raw_env`` through random games, observing every player or only some of
 them now and then, and check at every step, after every reset and after the end:
 
@@ -46,7 +46,7 @@ def fresh_observation(state, player: int) -> np.ndarray:
     if state.game.FACTS.name == "cribbage_v0":
         return reference_cribbage_observation(state, player)
     copy = state.clone()
-    for kept in ("_views", "_kept", "_board"):  # whatever the game keeps between steps
+    for kept in ("seen", "_board"):  # whatever the game keeps between steps (its observer)
         if kept in copy.__dict__:
             setattr(copy, kept, None)
     return copy.observation(player)

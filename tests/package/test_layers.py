@@ -9,7 +9,8 @@ one exception is named here: the core reaches the agents' factory by one lazy im
 of the checkout, and the folders that install as ``muggins_env.*`` import with absolute names.
 No floor above the core reads the core's private names.
 A game's declaration names the hooks of the floors above by import path; only those floors
-resolve them.
+resolve them. A game's rules report their moves to its observer (``games/<game>/observation.py``)
+and name no piece of the observation (``OBSERVED``).
 """
 
 from __future__ import annotations
@@ -264,3 +265,44 @@ def test_the_core_makes_spec_agents_by_the_agents_factory(monkeypatch):
     agent = wrappers.make_spec_agent("heuristic", "cribbage_v0", {})
     assert made == [("heuristic", "cribbage_v0", {})]
     assert type(agent).__module__ == "muggins_env.agents.heuristic_cribbage"
+
+
+#: the games whose observation is an observer beside the rules (``games/<module>/observation.py``;
+#: issue 46, item 3): the module of the game in ``muggins_env.games.GAMES``
+OBSERVED = ["michigan", "muggins_cards"]
+
+
+def _state_class(tree: ast.Module) -> ast.ClassDef:
+    """The rules module's State subclass: the rule functions."""
+    (cls,) = [node for node in tree.body if isinstance(node, ast.ClassDef)
+              and any(getattr(b, "id", None) == "State" for b in node.bases)]
+    return cls
+
+
+@pytest.mark.parametrize("module", OBSERVED)
+def test_the_rules_report_moves_to_the_observer_and_name_no_observation_offset(module):
+    from muggins_env.kernel.observer import Observer
+
+    package = importlib.import_module(f"muggins_env.games.{module}")
+    observation = importlib.import_module(f"muggins_env.games.{module}.observation")
+    observer = package.DECLARATION.game.observer_cls
+    assert issubclass(observer, Observer) and observer.__module__ == observation.__name__
+    path = ROOT / "muggins_env" / "games" / module / "rules.py"
+    tree = ast.parse(path.read_text(), str(path))
+    assert not [target for _, target in _imports(path) if ".observation" in target], \
+        "the rules import nothing of the observation module"
+    state = _state_class(tree)
+    methods = {node.name for node in state.body if isinstance(node, ast.FunctionDef)}
+    assert "observation" not in methods, "the kernel's State.observation asks the observer"
+    # what an observer keeps (its slots), and where an observation's pieces start
+    kept = {name for cls in observer.__mro__ for name in getattr(cls, "__slots__", ())} - {"state"}
+    offsets = {"offsets", "obs_at", "observation_layout", "observation_size"}
+    reported = set()
+    for node in ast.walk(state):
+        if isinstance(node, ast.Attribute):
+            assert node.attr not in kept | offsets, \
+                f"{path.name}:{node.lineno} names {node.attr!r}, a piece of the observation"
+            if isinstance(node.value, ast.Name) and node.value.id == "seen":
+                reported.add(node.attr)
+    assert reported, "the rules report their moves to state.seen"
+    assert reported <= set(dir(observer)), f"{sorted(reported - set(dir(observer)))}: not the observer's"

@@ -320,7 +320,7 @@ def _hidden(session, seat: int) -> set[int]:
             known.add(seq["next_card"])
         return {c for c, o in enumerate(st.owner) if (o >= 0 and o != seat) or o == -1} - known
     if game == "muggins_cards_v0":
-        return {c for s in st.stocks for c in s if not st.seen[c]}
+        return {c for s in st.stocks for c in s if not st.face_up[c]}
     assert game == "cribbage_v0"
     view = st.public_view(seat)  # the crib is turned up when it is counted
     crib_shown = any(sh["is_crib"] for sh in view["shown"]) or bool(view["review"] and view["review"]["is_crib"])

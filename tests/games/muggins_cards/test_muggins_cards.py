@@ -335,7 +335,7 @@ def reference_observation(state, player):
         obs[base + 13] = len(full["stocks"][seat]) / 52
         obs[base + 14] = len(full["discards"][seat]) / 52
         stock, discard = full["stocks"][seat], full["discards"][seat]
-        nxt = (stock[0] if state.seen[stock[0]] else -1) if stock else (discard[0] if discard else -1)
+        nxt = (stock[0] if state.face_up[stock[0]] else -1) if stock else (discard[0] if discard else -1)
         if nxt >= 0:
             obs[at["next"] + 13 * rel + rank[nxt] - 1] = 1
     phase = ["place", "call", "rechoose", "over"].index(full["phase"])

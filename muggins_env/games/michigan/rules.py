@@ -1,4 +1,4 @@
-"""Michigan, the household stops game with a payment layout (docs/rules/michigan.md §3): pure rules.
+"""Michigan, the household stops game with a payment layout (docs/rules/michigan.md §3): the rules.
 
 Facts: 3-8 players; all 52 cards dealt one at a time clockwise from the dealer's left to
 each player and to a hidden extra hand, the *widow*, which takes the last card of each
@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..kernel.cards import (
+from ...kernel.cards import (
     NUM_CARDS,
     SUIT_SYMBOLS,
     card_id,
@@ -33,10 +33,9 @@ from ..kernel.cards import (
     format_cards,
     parse_card,
 )
-from ..kernel.declaration import GameDeclaration
-from ..kernel.game import TERMINAL, Game, GameFacts, State, legal_mask, one_hot, piece_offsets
-from ..kernel.options import Option, int_range
-from ..kernel.rewards import quiet_rewards, win_loss_rewards
+from ...kernel.game import TERMINAL, Game, GameFacts, State, legal_mask, one_hot, piece_offsets
+from ...kernel.options import Option, int_range
+from ...kernel.rewards import quiet_rewards, win_loss_rewards
 
 FACTS = GameFacts(name="michigan_v0", long_name="Michigan (stops game)", min_players=3, max_players=8,
                   zero_sum=True, min_utility=-float("inf"), max_utility=float("inf"))
@@ -78,12 +77,6 @@ HALTED = 3  # a search rollout's copy after the hand it stops at (``MichiganStat
 PHASE_NAMES = ("lead", "follow", "over")
 NO_SUIT = -1
 
-#: scale of the chip squash in observations (x / (|x| + CHIP_SCALE))
-CHIP_SCALE = 50.0
-#: largest hand (3 players: 13 cards each and 13 in the widow)
-MAX_HAND = 13
-ALL_SEATS = slice(None)  # every seat's row of a table by seat (MichiganState._views_of)
-
 
 def deal_sizes(n: int) -> list[int]:
     """Cards received by each of the n+1 recipients in deal order: the seats clockwise from
@@ -102,13 +95,10 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def _unpack52(mask: int) -> np.ndarray:
-    """The 52 low bits of ``mask`` as a 0/1 array, bit 0 first."""
-    return np.unpackbits(np.frombuffer(mask.to_bytes(7, "little"), dtype=np.uint8), bitorder="little")[:NUM_CARDS]
-
-
 class MichiganGame(Game):
     FACTS = FACTS
+    # observer_cls (the observation, ``observation.MichiganObserver``) is set by the package's __init__:
+    # the observation module reads these rules, so the rules do not import it
     OPTIONS: ClassVar[Mapping[str, Option]] = {
         "num_players": Option(4, allowed=(3, 4, 5, 6, 7, 8), doc="players, 3-8"),
         "num_hands": Option(lambda opts: opts["num_players"], check=int_range(1),
@@ -141,24 +131,9 @@ class MichiganGame(Game):
         o["hands_played"] = 1  # hands finished / num_hands
         self.observation_layout = o
         self.observation_size = sum(o.values())
-        self.offsets = offsets = piece_offsets(o)[0]
+        self.offsets = piece_offsets(o)[0]
         #: the state array's pieces beyond every seat's observation (``State.state_array``)
         self.hidden_layout = {"widow": NUM_CARDS}  # the widow's cards (the hands are in the observations)
-        self.block_starts = (offsets["hand"], offsets["played"], offsets["known_widow"], offsets["sequence_suit"])
-        # the tail's layout is fixed in observation(): check it against the declaration
-        assert offsets["phase"] - offsets["sequence_suit"] == 21
-        assert offsets["balances"] + 2 * n + 1 == offsets["hands_played"]
-        # every seat's view at once (MichiganState._views_of): viewer v's tail from the dealer on
-        # is a table by absolute seat, taken at tail_order[v] (relative seat r is seat (v + r) % n)
-        rot = [[(v + r) % n for r in range(n)] for v in range(n)]
-        self.seat_rows = seats = np.arange(n)
-        #: [card, seat]: where each viewer's row marks that ``seat`` played ``card``
-        self.played_columns = (offsets["played"] + n * np.arange(NUM_CARDS)[:, None, None]
-                               + (seats[None, :, None] - seats[None, None, :]) % n)
-        lay = len(BOODLE_CARDS) + 1  # the boodle cards and the Kitty
-        self.tail_order = np.array([rot[v] + [n + k for k in range(lay)] + [n + lay + s for s in rot[v]]
-                                    + [2 * n + lay + s for s in rot[v]] + [3 * n + lay, 3 * n + lay + 1]
-                                    for v in range(n)])
 
     def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> MichiganState:
         return MichiganState(self, seed, deal)
@@ -198,24 +173,9 @@ class MichiganState(State):
         else:
             dealer, owner = self._rigged_owner(deal)
         self._start_hand(dealer, owner)
+        self._legal = self._compute_legal()
         if game.chip_rewards:
             self._pending = np.full(n, -float(STAKE))
-
-    # -- chance ---------------------------------------------------------------------------------------
-    @property
-    def rng(self) -> np.random.Generator:
-        """The state's generator (later deals). A clone rebuilds it from the copied bit-generator
-        state on first use, so that cloning costs no generator construction."""
-        if self._rng is None:
-            kind, state = self._rng_src
-            self._rng = np.random.Generator(kind(0))
-            self._rng.bit_generator.state = state
-            self._rng_src = None
-        return self._rng
-
-    @rng.setter
-    def rng(self, value: np.random.Generator) -> None:
-        self._rng, self._rng_src = value, None
 
     # -- dealing ------------------------------------------------------------------------------------
     def _recipients(self, dealer: int) -> list[int]:
@@ -289,13 +249,11 @@ class MichiganState(State):
         self.widow_count = NUM_CARDS - sum(counts)
         self.played: list[tuple[int, int]] = []  # (card id, seat) in play order, this hand
         self.known_widow = 0  # bitmask of card ids shown to be in the widow by a stop
-        self._views: dict[int, np.ndarray] | None = None  # see observation()
         self._contribute()
         self.phase = LEAD
         self.player = (dealer + 1) % n
         self.need = -1  # card to follow with (FOLLOW)
         self.stopped_suit = NO_SUIT
-        self._legal: list[int] | None = None
 
     def _contribute(self) -> None:
         """Every player's stakes for a hand: one chip on each boodle card, two on the Kitty."""
@@ -330,6 +288,9 @@ class MichiganState(State):
         return out
 
     def _compute_legal(self) -> list[int]:
+        """The legal cards: the card that follows (follow), the lowest of each suit held (lead),
+        another suit than the one just stopped where the leader holds one. Found once per
+        position, as the position is reached (``_legal``: the list, the mask and the guard)."""
         if self.phase == FOLLOW:
             return [self.need]
         if self.phase >= OVER:  # over, or a halted rollout copy
@@ -342,13 +303,9 @@ class MichiganState(State):
         return leads
 
     def legal_actions(self) -> list[int]:
-        if self._legal is None:
-            self._legal = self._compute_legal()
         return list(self._legal)
 
     def legal_actions_mask(self) -> np.ndarray:
-        if self._legal is None:
-            self._legal = self._compute_legal()
         return legal_mask(NUM_ACTIONS, self._legal)
 
     def apply(self, action: int) -> None:
@@ -364,31 +321,17 @@ class MichiganState(State):
         self.counts[p] -= 1
         self.owner[a] = PLAYED
         self.played.append((a, p))
-        views = self._views
-        if views:
-            o_hand, o_played, _, _ = self.game.block_starts
-            o_counts = self.game.offsets["counts"]
-            left = self.counts[p] / MAX_HAND
-            for viewer, view in views.items():
-                rel = (p - viewer) % n
-                view[o_played + a * n + rel] = 1.0
-                view[o_counts + rel] = left
-                if viewer == p:
-                    view[o_hand + a] = 0.0
-        self._legal = None
+        seen = self.seen
+        if seen is not None:
+            seen.played(p, a)
         self.stopped_suit = NO_SUIT
         b = BOODLE_OF_CARD[a]
         if b >= 0 and self.boodle[b]:  # played legally from a hand: collect the boodle card
             amount = self.boodle[b]
             self.boodle[b] = 0
             self.balances[p] += amount
-            if views:  # the boodle card's pile is empty now (0 / (0 + CHIP_SCALE)), p's balance up
-                at = self.game.offsets
-                x = self.balances[p]
-                squashed = 0.5 + 0.5 * x / (abs(x) + CHIP_SCALE)
-                for viewer, view in views.items():
-                    view[at["layout"] + b] = 0.0
-                    view[at["balances"] + (p - viewer) % n] = squashed
+            if seen is not None:
+                seen.collected(p, b)
             if chips:
                 if delta is None:
                     delta = np.zeros(n)
@@ -405,13 +348,12 @@ class MichiganState(State):
             else:  # an ace, or the next card is in the widow or already played: a stop
                 if o == WIDOW:
                     self.known_widow |= 1 << nxt
-                    if views:
-                        at = self.game.block_starts[2] + nxt
-                        for view in views.values():
-                            view[at] = 1.0
+                    if seen is not None:
+                        seen.widow_shown(nxt)
                 self.phase = LEAD
                 self.need = -1
                 self.stopped_suit = SUIT[a]
+        self._legal = self._compute_legal()
         if chips:
             self._rewards = self._zeros if delta is None else delta
         elif self.phase == OVER:
@@ -426,7 +368,9 @@ class MichiganState(State):
         hand; then the next hand (new contributions) or the end of the session (the split).
         Returns this step's chip changes (``delta`` plus these) when rewards are chips."""
         n = self.n
-        self._views = None  # balances, the layout and the hands played change: rebuilt when observed
+        seen = self.seen
+        if seen is not None:
+            seen.hand_ended()
         if self.game.chip_rewards and delta is None:
             delta = np.zeros(n)
         gain = self.kitty
@@ -468,8 +412,6 @@ class MichiganState(State):
 
     def check_legal(self, action: Any) -> int:
         """The kernel's shared guard, with a fast path for a legal int action."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
         if type(action) is int and action in self._legal:
             return action
         return super().check_legal(action)
@@ -493,63 +435,6 @@ class MichiganState(State):
 
     def known_widow_cards(self) -> list[int]:
         return list(_bits(self.known_widow))
-
-    # Observations are incremental: each observed player's view (everything but the sequence,
-    # the stopped suit, the phase and the player to act) is kept in ``_views`` and updated by
-    # ``apply``; the end of a hand drops them and the next observation rebuilds them. A kernel
-    # loop that never observes pays nothing for this.
-    # The first player observed in a hand gets their own view built; a second one gets every
-    # seat's at once (the AEC loop observes them all; a seat env observing one seat keeps one).
-    def observation(self, player: int) -> np.ndarray:
-        views = self._views
-        view = views.get(player) if views else None
-        if view is None:
-            if views:
-                for seat, row in enumerate(self._views_of(ALL_SEATS)):
-                    views.setdefault(seat, row)
-                view = views[player]
-            else:
-                view = self.incremental_view(player, lambda p: self._views_of(slice(p, p + 1))[0])
-        obs = view.copy()
-        # the one-hot pieces that change every step (from sequence_suit to to_act, 0 in the view)
-        at = self.game.block_starts[3]
-        phase = self.phase
-        if phase == FOLLOW:
-            obs[at + SUIT[self.need]] = 1.0
-            obs[at + 4 + MRANK[self.need] - 2] = 1.0
-        elif phase == LEAD and self.stopped_suit != NO_SUIT:
-            obs[at + 17 + self.stopped_suit] = 1.0
-        if phase != OVER:
-            obs[at + 21 + phase] = 1.0
-            obs[at + 23 + (self.player - player) % self.n] = 1.0
-        return obs
-
-    def _views_of(self, seats: slice) -> np.ndarray:
-        """The views of the seats in ``seats`` (everything but the pieces that change every
-        step), one row each, from scratch. A slice: indexing the tables with it copies nothing."""
-        g = self.game
-        o_hand, _, o_widow, _ = g.block_starts
-        ids = self.hand_ids[seats]
-        views = np.zeros((len(ids), g.observation_size), dtype=np.float32)
-        views[:, o_hand:o_hand + NUM_CARDS] = np.unpackbits(
-            np.frombuffer(b"".join([h.to_bytes(7, "little") for h in ids]), dtype=np.uint8).reshape(-1, 7),
-            axis=1, bitorder="little")[:, :NUM_CARDS]
-        if self.played:
-            rows, columns = g.seat_rows[:len(ids)], g.played_columns
-            for c, s in self.played:
-                views[rows, columns[c, s, seats]] = 1.0
-        if self.known_widow:
-            views[:, o_widow:o_widow + NUM_CARDS] = _unpack52(self.known_widow)
-        # the tail from the dealer on, by absolute seat (see MichiganGame.tail_order)
-        table = [0.0] * self.n
-        table[self.dealer] = 1.0
-        table += [amount / (amount + CHIP_SCALE) for amount in self.boodle]
-        table.append(self.kitty / (self.kitty + CHIP_SCALE))
-        table += [0.5 + 0.5 * x / (abs(x) + CHIP_SCALE) for x in self.balances]
-        table += [c / MAX_HAND for c in self.counts]
-        table += [self.widow_count / MAX_HAND, self.hands_played / g.num_hands]
-        views[:, g.offsets["dealer"]:] = np.array(table, dtype=np.float32)[g.tail_order[seats]]
-        return views
 
     def phase_name(self) -> str:
         return PHASE_NAMES[self.phase]
@@ -645,9 +530,8 @@ class MichiganState(State):
     def clone(self) -> MichiganState:
         c = object.__new__(MichiganState)
         c.__dict__.update(self.__dict__)
-        if self._rng is not None:  # the copy builds its generator only if it deals again
-            bg = self._rng.bit_generator
-            c._rng, c._rng_src = None, (type(bg), bg.state)
+        c._rng = None  # the copy builds its generator only if it deals again (State.rng)
+        c._rng_state = self._rng.bit_generator.state if self._rng is not None else self._rng_state
         c.balances = list(self.balances)
         c.boodle = list(self.boodle)
         c.owner = list(self.owner)
@@ -661,8 +545,8 @@ class MichiganState(State):
             c._pending = self._pending.copy()
         if self._rewards is not self._zeros:
             c._rewards = self._rewards.copy()
-        c._legal = None if self._legal is None else list(self._legal)
-        c._views = None  # rebuilt by the clone's first observation
+        c._legal = list(self._legal)
+        c.seen = None  # the clone's first observation builds its own observer
         return c
 
     def resample_hidden(self, player: int, rng: np.random.Generator) -> MichiganState:
@@ -683,28 +567,6 @@ class MichiganState(State):
         for card, who in zip(cards, rng.permutation(len(slots)).tolist()):
             c.owner[card] = slots[who]
         c._set_hands()
-        c._legal = None
+        c._legal = c._compute_legal()
         return c
 
-
-#: the game's one declaration (muggins_env.kernel.declaration; docs/design.md, "Adding a game")
-DECLARATION = GameDeclaration(
-    game=MichiganGame,
-    title="Michigan",
-    rules_text=(
-        "Michigan, a stops game (docs/rules/michigan.md). Before each hand every player puts chips "
-        "on the four boodle cards of the layout (A♥, K♣, Q♦, J♠) and on the Kitty. Cards are dealt "
-        "to the players and a widow (an extra hand). The leader plays the lowest card it holds of a "
-        "suit, and whoever holds the next higher card of that suit plays it, and so on, until the run "
-        "stops (the next card is in the widow or already played, or the ace is reached); the last "
-        "player to play then leads again, a new suit if possible. Playing the card matching a "
-        "boodle card wins the chips on it. The first player out of cards takes the Kitty and one "
-        "chip from each other player for every card left in that player's hand."),
-    drawing="michigan",
-    heuristic="muggins_env.agents.heuristic_michigan:MichiganHeuristic",
-    evaluator="muggins_env.agents.heuristic_michigan:MichiganEvaluator",
-    table_evaluator=None,
-    features=None,
-    action_features="muggins_env.agents.features:michigan_actions",
-    narrator=None,
-)

@@ -1,4 +1,4 @@
-"""Muggins, the Victorian card game of neighbouring ranks (docs/rules/muggins_cards.md §1): pure rules.
+"""Muggins, the Victorian card game of neighbouring ranks (docs/rules/muggins_cards.md §1): the rules.
 
 Facts: 3-7 players; 52 cards all dealt into face-down personal stocks plus 1-4 face-up
 common piles; a card *fits* a pile whose top rank differs by exactly 1 (no wrap).
@@ -21,12 +21,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..kernel.cards import NUM_CARDS, RANK_LIST, check_all_once, format_card, parse_card
-from ..kernel.declaration import GameDeclaration
-from ..kernel.game import TERMINAL, Game, GameFacts, State, legal_mask, piece_offsets, pile_order
-from ..kernel.options import Option, int_range
-from ..kernel.rewards import quiet_rewards, win_loss_rewards
-from ..kernel.seats import clockwise_from_left
+from ...kernel.cards import NUM_CARDS, RANK_LIST, check_all_once, format_card, parse_card
+from ...kernel.game import TERMINAL, Game, GameFacts, State, legal_mask, piece_offsets, pile_order
+from ...kernel.options import Option, int_range
+from ...kernel.rewards import quiet_rewards, win_loss_rewards
+from ...kernel.seats import clockwise_from_left
 
 FACTS = GameFacts(name="muggins_cards_v0", long_name="Muggins (card game)", min_players=3,
                   max_players=7, zero_sum=True, min_utility=-1.0, max_utility=1.0)
@@ -39,7 +38,6 @@ OWN_DISCARD = 10
 PASS = 11
 CALL = 12
 NUM_ACTIONS = 13
-_EMPTY_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
 RANK0 = [r - 1 for r in RANK_LIST]  # rank - 1 of each card id
 
 #: cards each and number of common piles, per player count (docs/rules/muggins_cards.md §1.1)
@@ -50,61 +48,6 @@ PLACE, REVIEW, RECHOOSE, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("place", "call", "rechoose", "over")
 
 
-#: keys of ``_TableView.dirty`` besides the seats: the table's ranks, common pile k is _PILE - k
-_TABLE, _PILE = -1, -2
-
-
-def _rows(width: int, ones: list[list[int]]) -> list[np.ndarray]:
-    """Read-only float32 rows of ``width``, row i with 1 at each index of ``ones[i]``."""
-    out = []
-    for at in ones:
-        row = np.zeros(width, dtype=np.float32)
-        row[at] = 1
-        row.flags.writeable = False
-        out.append(row)
-    return out
-
-
-#: a common pile's piece by its top rank (1..13: present flag and rank), a seat's next card's
-#: piece by rank - 1 (13: unknown), so that refreshing a piece is one slice write
-_PILE_ROWS = _rows(14, [[]] + [[0, r] for r in range(1, 14)])
-_NEXT_ROWS = _rows(13, [[r] for r in range(13)] + [[]])
-#: (discard top rank or 0, stock size, discard size) -> a seat's piece (``_seat_row``)
-_SEAT_ROWS: dict[tuple[int, int, int], np.ndarray] = {}
-
-
-def _seat_row(rank: int, stock: int, discard: int) -> np.ndarray:
-    """A seat's observation piece: its discard top's rank one-hot, its stock and discard sizes."""
-    key = (rank, stock, discard)
-    row = _SEAT_ROWS.get(key)
-    if row is None:
-        row = np.zeros(15, dtype=np.float32)
-        if rank:
-            row[rank - 1] = 1
-        row[13] = stock / NUM_CARDS
-        row[14] = discard / NUM_CARDS
-        row.flags.writeable = False
-        _SEAT_ROWS[key] = row
-    return row
-
-
-class _TableView:
-    """The observation's public pieces by absolute seat (``MugginsCardsState.observation``): one
-    array laid out as the observation of seat 0, holding the common piles, each seat's discard
-    top and pile sizes, each seat's next card when known and the table's ranks (zero
-    elsewhere); ``dirty`` names the pieces a move changed since they were last written."""
-
-    __slots__ = ("dirty", "full")
-
-    def __init__(self, state: MugginsCardsState) -> None:
-        g = state.game
-        self.full = np.zeros(g.observation_size, dtype=np.float32)
-        at = g.obs_at.seen
-        self.full[at:at + 13] = state.table_ranks
-        self.full[at:at + 13] *= 0.25
-        self.dirty = {*range(state.n), *(_PILE - k for k in range(len(state.commons)))}
-
-
 def fits(card_a: int, card_b: int) -> bool:
     """Neighbouring ranks: A fits 2, K fits Q; equal ranks and K-A never fit."""
     return abs(RANK_LIST[card_a] - RANK_LIST[card_b]) == 1
@@ -112,6 +55,8 @@ def fits(card_a: int, card_b: int) -> bool:
 
 class MugginsCardsGame(Game):
     FACTS = FACTS
+    # observer_cls (the observation, ``observation.CardsObserver``) is set by the package's __init__:
+    # the observation module reads these rules, so the rules do not import it
     OPTIONS: ClassVar[dict[str, Option]] = {
         "num_players": Option(4, allowed=(3, 4, 5, 6, 7), doc="players, 3-7"),
         "mistakes": Option(False, allowed=(False, True),
@@ -144,16 +89,6 @@ class MugginsCardsGame(Game):
         #: the state array's pieces beyond every seat's observation (``State.state_array``):
         #: per absolute seat, its face-down stock in order (``kernel.pile_order``: the top 1)
         self.hidden_layout = {f"stock_{s}": NUM_CARDS for s in range(n)}
-        #: per observer, where each entry of its observation comes from in the table's pieces
-        #: laid out for seat 0 (``_TableView.full``): the per-seat pieces rotated, the rest in place
-        self.obs_rotations = []
-        for player in range(n):
-            index = np.arange(self.observation_size)
-            for piece, width in (("seats", 15), ("next", 13)):
-                first = getattr(self.obs_at, piece)
-                block = index[first:first + n * width].reshape(n, width)
-                index[first:first + n * width] = np.roll(block, -player, axis=0).ravel()
-            self.obs_rotations.append(index)
 
     def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> MugginsCardsState:
         return MugginsCardsState(self, seed, deal)
@@ -177,7 +112,7 @@ class MugginsCardsState(State):
         self._zero = quiet_rewards(n)
         self._rewards = self._zero
         self._returns = np.zeros(n)
-        self.seen = [False] * NUM_CARDS  # cards that have been face up (known to all)
+        self.face_up = [False] * NUM_CARDS  # cards that have been face up (known to all)
         if deal is None:
             self._deal_random()
         else:
@@ -185,20 +120,19 @@ class MugginsCardsState(State):
         # the deal as dealt, for deal(): stocks top first, discards and common piles bottom first
         self._dealt = (self.dealer, [s[::-1] for s in self.stocks], [list(d) for d in self.discards],
                        [list(p) for p in self.commons])
-        # cards face up on the table by rank (an observation piece), kept up to date move by move
+        # cards face up on the table by rank, kept up to date move by move
         self.table_ranks = table_ranks = [0] * 13
         for pile in self.commons + self.discards:
             for c in pile:
-                self.seen[c] = True
+                self.face_up[c] = True
                 table_ranks[RANK0[c]] += 1
-        self._legal: list[int] | None = None  # legal_actions() of this position, built once
         self.player = (self.dealer + 1) % n
         self.phase = PLACE
         self.exposed = -1
         self.review: tuple[int, int, bool, list[int]] | None = None  # placer, action, correct, correct set
         self.callers: list[int] = []
-        self._kept: _TableView | None = None  # see observation()
         self._begin_turn(self.player)
+        self._legal = self._legal_actions()  # legal_actions() of this position, found once
 
     # -- the deal ----------------------------------------------------------------------------------
     def _deal_random(self) -> None:
@@ -262,27 +196,31 @@ class MugginsCardsState(State):
             table_ranks[RANK0[c]] -= 1
         self.stocks[seat] = self.discards[seat][::-1]
         self.discards[seat] = []
-        if self._kept is not None:
-            self._kept.dirty.update((seat, _TABLE))  # many ranks change: the table is rewritten
+        seen = self.seen
+        if seen is not None:
+            seen.recycled(seat)
 
     def _begin_turn(self, seat: int) -> None:
         if not self.stocks[seat]:
             self._recycle(seat)
         self.player = seat
         self.exposed = self.stocks[seat].pop()
-        self.seen[self.exposed] = True
+        self.face_up[self.exposed] = True
         self.phase = PLACE
-        if self._kept is not None:
-            self._kept.dirty.add(seat)
+        seen = self.seen
+        if seen is not None:
+            seen.turned_up(seat)
 
     def correct_actions(self, seat: int, card: int) -> list[int]:
         """The destinations docs/rules/muggins_cards.md §1.2 allows, in strict priority."""
-        piles = [COMMON_PILE + i for i, pile in enumerate(self.commons) if fits(card, pile[-1])]
+        rank = RANK_LIST[card]  # fits(card, top), inlined: this runs at every placement
+        piles = [COMMON_PILE + i for i, pile in enumerate(self.commons) if abs(RANK_LIST[pile[-1]] - rank) == 1]
         if piles:
             return piles
-        for k in range(1, self.n):
-            d = self.discards[(seat + k) % self.n]
-            if d and fits(card, d[-1]):
+        n, discards = self.n, self.discards
+        for k in range(1, n):
+            d = discards[(seat + k) % n]
+            if d and abs(RANK_LIST[d[-1]] - rank) == 1:
                 return [OPPONENT_DISCARD + k - 1]
         return [OWN_DISCARD]
 
@@ -321,8 +259,9 @@ class MugginsCardsState(State):
         """Each other player, clockwise from the offender's left, gives the top of their stock
         to the bottom of the offender's stock; giving one's last card wins (docs/rules/muggins_cards.md §1.4)."""
         emptied = -1
-        if self._kept is not None:  # every stock changes
-            self._kept.dirty.update(range(self.n))
+        seen = self.seen
+        if seen is not None:
+            seen.penalised()
         for seat in clockwise_from_left(offender, self.n):
             if not self.stocks[seat] and self.discards[seat]:
                 self._recycle(seat)
@@ -340,11 +279,9 @@ class MugginsCardsState(State):
         owner = self._owner(seat, action)
         (self.commons[action - COMMON_PILE] if owner < 0 else self.discards[owner]).append(card)
         self.table_ranks[RANK0[card]] += 1
-        kept = self._kept
-        if kept is not None:
-            kept.dirty.add(owner if owner >= 0 else _PILE - (action - COMMON_PILE))
-            r = RANK0[card]
-            kept.full[self.game.obs_at.seen + r] = self.table_ranks[r] * 0.25
+        seen = self.seen
+        if seen is not None:
+            seen.laid(owner, action - COMMON_PILE, card)
 
     def _stands(self, placer: int, placed: int) -> None:
         """The review is over and the placement stands: the card lands where it was put."""
@@ -365,14 +302,15 @@ class MugginsCardsState(State):
         return self.player
 
     def legal_actions(self) -> list[int]:
-        return list(self._legal or self._build_legal())  # a copy: the caller may change it
+        return list(self._legal)  # a copy: the caller may change it
 
-    def _build_legal(self) -> list[int]:
-        """This position's legal actions, built once (apply, the mask and the guard share them)."""
-        self._legal = legal = self._legal_actions()
-        return legal
+    def legal_actions_mask(self) -> np.ndarray:
+        return legal_mask(NUM_ACTIONS, self._legal)
 
     def _legal_actions(self) -> list[int]:
+        """The legal actions, by phase: any placement (with mistakes) or the correct ones; pass
+        or call in a review; the fitting common piles when the offender chooses again. Found
+        once per position, as the position is reached (``_legal``: the list, the mask, apply)."""
         phase = self.phase
         if phase == PLACE:
             if self.game.mistakes:
@@ -385,15 +323,15 @@ class MugginsCardsState(State):
             return list(self.review[3])
         return []
 
-    def legal_actions_mask(self) -> np.ndarray:
-        return legal_mask(NUM_ACTIONS, self._legal or self._build_legal())
-
     def apply(self, action: int) -> None:
         # the shared guard (State.check_legal) for anything but a legal int
-        legal = self._legal or self._build_legal()
-        a = action if type(action) is int and action in legal else self.check_legal(action)
-        self._legal = None  # the position moves on
+        a = action if type(action) is int and action in self._legal else self.check_legal(action)
         self._rewards = self._zero  # read-only, shared: most steps pay nothing
+        self._move(a)
+        self._legal = self._legal_actions()
+
+    def _move(self, a: int) -> None:
+        """The legal action ``a`` of the player to act, and what follows it."""
         if self.phase == PLACE:
             seat, card = self.player, self.exposed
             if not self.game.mistakes:  # every legal placement is correct
@@ -435,56 +373,6 @@ class MugginsCardsState(State):
         """Pile tops (-1: an empty discard); during a review the card in play is not on them."""
         return [p[-1] for p in self.commons], [d[-1] if d else -1 for d in self.discards]
 
-    # Observations are written from pieces kept by absolute seat while the state is observed
-    # (``_kept``, built by the first observation; a clone has none): a move marks what it
-    # changed (a seat's piles, the common piles, the table's ranks), the next observation
-    # rewrites only that, then copies the pieces in, rotated to the observer's seat. Everything
-    # in this game is public, so one set of pieces serves every player.
-    def observation(self, player: int) -> np.ndarray:
-        n, g = self.n, self.game
-        kept = self._kept
-        if kept is None:
-            kept = self._kept = _TableView(self)
-        if kept.dirty:
-            self._refresh(kept)
-        obs = kept.full[g.obs_rotations[player]] if player else kept.full.copy()
-        at = g.obs_at
-        if self.exposed >= 0:
-            obs[RANK_LIST[self.exposed] - 1] = 1
-        phase = self.phase
-        if phase != OVER:
-            i = at.to_act
-            obs[i + ((self.callers[0] if phase == REVIEW else self.player) - player) % n] = 1
-            obs[i + n + phase] = 1
-            obs[i + n + 3 + (self.player - player) % n] = 1
-            if phase == REVIEW:
-                placer, placed, _, _ = self.review
-                obs[at.review + self._relative_destination(player, placer, placed)] = 1
-        obs[at.clock] = self.turns / g.max_turns
-        return obs
-
-    def _refresh(self, kept: _TableView) -> None:
-        """Rewrite the kept pieces that moves changed (``kept.dirty``), from the state."""
-        full, at = kept.full, self.game.obs_at
-        for key in kept.dirty:
-            if key >= 0:
-                discard = self.discards[key]
-                i = at.seats + 15 * key
-                full[i:i + 15] = _seat_row(RANK_LIST[discard[-1]] if discard else 0,
-                                           len(self.stocks[key]), len(discard))
-                j = at.next + 13 * key
-                card = self.known_next(key)
-                full[j:j + 13] = _NEXT_ROWS[RANK0[card] if card >= 0 else 13]
-            elif key == _TABLE:
-                i = at.seen
-                full[i:i + 13] = self.table_ranks
-                full[i:i + 13] *= 0.25
-            else:
-                k = _PILE - key
-                i = at.commons + 14 * k
-                full[i:i + 14] = _PILE_ROWS[RANK_LIST[self.commons[k][-1]]]
-        kept.dirty.clear()
-
     def _relative_destination(self, observer: int, placer: int, action: int) -> int:
         """The destination as an action index seen from ``observer``'s seat."""
         seat = self._owner(placer, action)
@@ -522,7 +410,7 @@ class MugginsCardsState(State):
         stock = self.stocks[seat]
         if stock:
             card = stock[-1]
-            return card if self.seen[card] else -1
+            return card if self.face_up[card] else -1
         discard = self.discards[seat]
         return discard[0] if discard else -1
 
@@ -607,10 +495,10 @@ class MugginsCardsState(State):
         c.stocks = [list(s) for s in self.stocks]
         c.discards = [list(d) for d in self.discards]
         c.commons = [list(p) for p in self.commons]
-        c.seen = list(self.seen)
+        c.face_up = list(self.face_up)
         c.table_ranks = list(self.table_ranks)
         c.callers = list(self.callers)
-        c._kept = None  # built by the clone's first observation
+        c.seen = None  # the clone's first observation builds its own observer
         c._rewards = self._rewards.copy()
         c._returns = self._returns.copy()
         return c
@@ -619,29 +507,9 @@ class MugginsCardsState(State):
         """Only face-down stock cards never seen are unknown (to everyone, the owner too):
         shuffle them among their places; seen cards and every count stay."""
         c = self.clone()
-        places = [(s, i) for s in range(self.n) for i, card in enumerate(c.stocks[s]) if not c.seen[card]]
+        places = [(s, i) for s in range(self.n) for i, card in enumerate(c.stocks[s]) if not c.face_up[card]]
         cards = [c.stocks[s][i] for s, i in places]
         for (s, i), card in zip(places, rng.permutation(cards).tolist()):
             c.stocks[s][i] = card
         return c
 
-
-#: the game's one declaration (muggins_env.kernel.declaration; docs/design.md, "Adding a game")
-DECLARATION = GameDeclaration(
-    game=MugginsCardsGame,
-    title="Muggins (cards)",
-    rules_text=(
-        "Muggins, the card game (docs/rules/muggins_cards.md). Each player turns up the cards of "
-        "a face-down stock one at a time and must put each on a pile whose top card is exactly one "
-        "rank away (ace low, king high, no wrap; suits do not matter): a common pile first, then an "
-        "opponent's discard pile, then only the player's own discard pile. A player who misses a "
-        "required play can be caught: another player calls 'Muggins!' and the offender takes cards "
-        "from everyone else. The first player to get rid of every card wins."),
-    drawing="muggins_cards",
-    heuristic="muggins_env.agents.heuristic_muggins_cards:MugginsCardsHeuristic",
-    evaluator="muggins_env.agents.heuristic_muggins_cards:MugginsCardsEvaluator",
-    table_evaluator=None,
-    features="muggins_env.agents.features:MugginsCardsFeatures",
-    action_features="muggins_env.agents.features:muggins_cards_actions",
-    narrator="muggins_env.play.tui.narrate:muggins_cards_notes",
-)
