@@ -36,7 +36,7 @@ from ...kernel.options import Option
 from ...kernel.rewards import win_loss_rewards
 from ...kernel.seats import opponents_clockwise, team_of
 from .scoring import VALUE, fast_breakdown, play_points_fast
-from .speed import shared_mask
+from .speed import Memo, shared_mask
 
 FACTS = GameFacts(name="cribbage_v0", long_name="Cribbage with muggins counting", min_players=2,
                   max_players=4, zero_sum=True, min_utility=-1.0, max_utility=1.0)
@@ -69,13 +69,20 @@ _FIXED_MASKS = {ANNOUNCE_PHASE: shared_mask(NUM_ACTIONS, ANNOUNCE_ACTIONS),
 _EMPTY_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
 
 
-#: (the 4 cards, starter, crib) -> (the breakdown's parts..., its total): search rollouts repeat
-#: shows. Flat tuples of ints: the collector stops tracking them, so a filling cache does not
-#: bring full collections ever sooner (a tuple of tuples stays tracked and promoted)
-_BREAKDOWNS: dict[tuple, tuple] = {}
-_BREAKDOWNS_MAX = 1 << 16
-#: (the series' ranks..., count) -> the points of its last card (the play of rollouts repeats them)
-_PLAY_POINTS: dict[tuple, int] = {}
+def _breakdown(key: tuple) -> tuple:
+    """(the 4 cards, starter, crib) -> (the breakdown's parts..., its total)."""
+    parts = fast_breakdown(key[:4], key[4], key[5])
+    return (*parts.values(), sum(parts.values()))
+
+
+def _play_points(key: tuple) -> int:
+    """(the series' ranks..., count) -> the points of its last card."""
+    return play_points_fast(key[:-1], key[-1])
+
+
+#: the two above, remembered. Flat tuples of ints: the collector stops tracking them, so a
+#: filling cache does not bring full collections ever sooner (a tuple of tuples stays tracked)
+_BREAKDOWNS, _PLAY_POINTS = Memo(_breakdown), Memo(_play_points)
 
 
 class CribbageGame(Game):
@@ -424,12 +431,7 @@ class CribbageState(State):
         self.series_ranks.append(RANK_LIST[action])
         self.count += VALUE[action]
         self.last_player = seat
-        key = (*self.series_ranks, self.count)
-        points = _PLAY_POINTS.get(key)
-        if points is None:
-            if len(_PLAY_POINTS) >= _BREAKDOWNS_MAX:
-                _PLAY_POINTS.clear()
-            points = _PLAY_POINTS[key] = play_points_fast(self.series_ranks, self.count)
+        points = _PLAY_POINTS[(*self.series_ranks, self.count)]
         if points and self._peg(seat, points):
             return
         if not any(self.hands):  # the very last card of the play
@@ -491,13 +493,7 @@ class CribbageState(State):
         while self.show_queue:
             seat, is_crib = self.show_queue.pop(0)
             cards = sorted(self.crib) if is_crib else self.kept[seat]
-            key = (*cards, self.starter_card, is_crib)
-            hit = _BREAKDOWNS.get(key)
-            if hit is None:
-                if len(_BREAKDOWNS) >= _BREAKDOWNS_MAX:
-                    _BREAKDOWNS.clear()
-                parts = fast_breakdown(cards, self.starter_card, is_crib)
-                hit = _BREAKDOWNS[key] = (*parts.values(), sum(parts.values()))
+            hit = _BREAKDOWNS[(*cards, self.starter_card, is_crib)]
             breakdown = dict(zip(PART_NAMES, hit[:5]))  # shown once settled
             true = hit[5]
             self.review = {"counter": seat, "is_crib": is_crib, "cards": cards, "true": true,

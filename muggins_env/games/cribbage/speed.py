@@ -15,3 +15,20 @@ def shared_mask(num_actions: int, actions: Iterable[int]) -> np.ndarray:
     mask.flags.writeable = False
     return mask
 
+
+
+class Memo(dict):
+    """``memo[key]``: ``compute(key)``, computed once; a hit is a plain dict lookup, with no
+    Python call (search rollouts repeat the same plays and shows). Emptied at ``limit`` entries."""
+
+    __slots__ = ("compute", "limit")
+
+    def __init__(self, compute, limit: int = 1 << 16) -> None:
+        super().__init__()
+        self.compute, self.limit = compute, limit
+
+    def __missing__(self, key):
+        if len(self) >= self.limit:
+            self.clear()
+        value = self[key] = self.compute(key)
+        return value
