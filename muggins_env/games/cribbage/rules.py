@@ -315,9 +315,11 @@ class CribbageState(State):
         return self.player
 
     def _legal(self) -> Sequence[int]:
-        """The legal actions, the one definition of each phase's (``legal_actions``, its mask and
-        ``apply``'s guard read it). The play: every card held whose value keeps the count at 31
-        or under (hands are kept sorted), else "go"; the discard phase: any card held."""
+        """The legal actions, each phase's one definition (``legal_actions``, the mask and
+        ``apply``'s guard read it; read only: it may be the hand itself). The play: every card
+        held whose value keeps the count at 31 or under (hands are kept sorted), else "go"; the
+        discard phase: every card held; the announcement: a count of 0..29; the answer to it:
+        accept, "overcount" or "muggins N"."""
         phase = self.phase
         if phase == PLAY:
             room = 31 - self.count
@@ -347,7 +349,7 @@ class CribbageState(State):
 
     def apply(self, action: int) -> None:
         phase = self.phase
-        # the shared guard, inlined (anything unusual goes to check_legal and its clear error)
+        # the legal list guards it (anything unusual goes to check_legal and its clear error)
         a = action if type(action) is int and action in self._legal() else self.check_legal(action)
         g = self.game
         self._gain = gain = [0] * g.num_sides
