@@ -97,21 +97,30 @@ def _settled_values(rv: dict) -> tuple[float, float, tuple]:
 
 
 class CribbageObserver(Observer):
-    __slots__ = ("at", "board", "scores")
+    __slots__ = ("at", "board", "cells", "scores")
 
     def __init__(self, state) -> None:
         self.state = state
         self.at = board_of(state.game)
         self.board = self._build()
+        #: the board's entries one by one: a memoryview's item write costs half numpy's
+        self.cells = memoryview(self.board)
         self.scores: list | None = None  # the scores written on the board
+
+    def __getstate__(self) -> tuple:  # (a memoryview does not pickle: it is made again)
+        return self.state, self.at, self.board, self.scores
+
+    def __setstate__(self, saved: tuple) -> None:
+        self.state, self.at, self.board, self.scores = saved
+        self.cells = memoryview(self.board)
 
     def observation(self, player: int) -> np.ndarray:
         state, at, board = self.state, self.at, self.board
         scores = state.scores
         if self.scores != scores:  # the scores change a few times a deal
-            target, first = state.game.target, at.scores
+            target, first, cells = state.game.target, at.scores, self.cells
             for side, score in enumerate(scores):
-                board[first + side] = min(score, target) / target if score else 0.0
+                cells[first + side] = min(score, target) / target if score else 0.0
             self.scores = list(scores)
         # seat 0 reads the board's head as it is; fancy indexing: cheaper than take()
         obs = board[at.gather[player]] if player else board[:at.observation_size].copy()
@@ -131,22 +140,22 @@ class CribbageObserver(Observer):
 
     # -- what the rules did ------------------------------------------------------------------------
     def laid_away(self, seat: int, card: int) -> None:
-        at = self.at
-        self.board[at.hand_at[seat] + card] = 0.0
-        self.board[at.discards_at[seat] + card] = 1.0
+        at, cells = self.at, self.cells
+        cells[at.hand_at[seat] + card] = 0.0
+        cells[at.discards_at[seat] + card] = 1.0
 
     def starter_cut(self, card: int) -> None:
-        self.board[self.at.o.starter + card] = 1.0
+        self.cells[self.at.o.starter + card] = 1.0
 
     def said_go(self, seat: int) -> None:
-        self.board[self.at.o.gone + seat] = 1.0
+        self.cells[self.at.o.gone + seat] = 1.0
 
     def laid(self, seat: int, card: int) -> None:
         """``seat`` laid ``card`` in the play."""
-        at, board = self.at, self.board
-        board[at.played_at[seat] + card] = 1.0
-        board[at.o.series + card] = 1.0
-        board[at.hand_at[seat] + card] = 0.0
+        at, cells = self.at, self.cells
+        cells[at.played_at[seat] + card] = 1.0
+        cells[at.o.series + card] = 1.0
+        cells[at.hand_at[seat] + card] = 0.0
 
     def series_ended(self) -> None:
         """The count went back to 0 (or the play ended): the series and the go flags go."""
@@ -167,10 +176,11 @@ class CribbageObserver(Observer):
         board[o.counted:at.review_end] = 0.0  # its cards, its counter, the crib flag
         slot = self.state.n if rv["is_crib"] else rv["counter"]
         total, announced, parts = _settled_values(rv)
-        board[o.shown_totals + slot] = total
-        board[o.shown_announced + slot] = announced
+        cells = self.cells
+        cells[o.shown_totals + slot] = total
+        cells[o.shown_announced + slot] = announced
         first = o.shown_breakdown + slot * 5
-        board[first], board[first + 1], board[first + 2], board[first + 3], board[first + 4] = parts
+        cells[first], cells[first + 1], cells[first + 2], cells[first + 3], cells[first + 4] = parts
         if rv["is_crib"]:  # (face up already if it was announced; not if counted automatically)
             board.put([o.crib + c for c in rv["cards"]], 1.0)
 

@@ -64,8 +64,10 @@ PART_NAMES = ("fifteens", "pairs", "runs", "flush", "nobs")
 #: the legal actions of the two phases whose legal actions never change
 ANNOUNCE_ACTIONS = range(ANNOUNCE, ANNOUNCE + MAX_COUNT + 1)
 RESPOND_ACTIONS = range(ACCEPT, NUM_ACTIONS)  # accept, overcount, muggins 1..29
-_FIXED_MASKS = {ANNOUNCE_PHASE: shared_mask(NUM_ACTIONS, ANNOUNCE_ACTIONS),
-                RESPOND: shared_mask(NUM_ACTIONS, RESPOND_ACTIONS)}
+#: per phase: the one read-only mask of a phase whose legal actions never change, else None
+_FIXED_MASKS: list[np.ndarray | None] = [None] * len(PHASE_NAMES)
+_FIXED_MASKS[ANNOUNCE_PHASE] = shared_mask(NUM_ACTIONS, ANNOUNCE_ACTIONS)
+_FIXED_MASKS[RESPOND] = shared_mask(NUM_ACTIONS, RESPOND_ACTIONS)
 _EMPTY_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
 
 
@@ -175,7 +177,7 @@ _SLOTS = ("game", "n", "_rng", "_rng_state", "_rng_seed", "scores", "_gain", "wi
           "_zero", "_rewards", "_returns", "deals", "previous_shown", "seen",
           "dealer", "hands", "crib", "starter_card", "pack_crib_card", "_dealt", "laid_away", "starter_cut", "kept",
           "played", "play_order", "series", "series_ranks", "count", "gone", "last_player", "review",
-          "shown", "show_queue", "phase", "player")
+          "shown", "show_queue", "phase", "player", "_legal_now")
 _slot_values = operator.attrgetter(*_SLOTS)
 
 
@@ -198,6 +200,7 @@ class CribbageState(State):
         self.deals = 0
         self.previous_shown: list[dict] = []  # the last deal's settled counts
         self.seen = None  # the observer (kernel State.observation), told what the rules did
+        self._legal_now = None  # the legal actions until the next move, once asked (see _legal)
         if deal is None:
             self.dealer = int(self.rng.integers(n))
             self._deal(None)
@@ -319,7 +322,11 @@ class CribbageState(State):
         ``apply``'s guard read it; read only: it may be the hand itself). The play: every card
         held whose value keeps the count at 31 or under (hands are kept sorted), else "go"; the
         discard phase: every card held; the announcement: a count of 0..29; the answer to it:
-        accept, "overcount" or "muggins N"."""
+        accept, "overcount" or "muggins N". Kept until the next move: the mask, then ``apply``'s
+        guard, ask for them in turn."""
+        legal = self._legal_now
+        if legal is not None:
+            return legal
         phase = self.phase
         if phase == PLAY:
             room = 31 - self.count
@@ -327,20 +334,23 @@ class CribbageState(State):
             for c in self.hands[self.player]:  # (a loop: a comprehension costs a call)
                 if VALUE[c] <= room:
                     legal.append(c)
-            return legal or [GO]
-        if phase == DISCARD:
-            return self.hands[self.player]
-        if phase == ANNOUNCE_PHASE:
-            return ANNOUNCE_ACTIONS
-        if phase == RESPOND:
-            return RESPOND_ACTIONS
-        return ()
+            legal = legal or [GO]
+        elif phase == DISCARD:
+            legal = self.hands[self.player]
+        elif phase == ANNOUNCE_PHASE:
+            legal = ANNOUNCE_ACTIONS
+        elif phase == RESPOND:
+            legal = RESPOND_ACTIONS
+        else:
+            legal = ()
+        self._legal_now = legal
+        return legal
 
     def legal_actions(self) -> list[int]:
         return list(self._legal())
 
     def legal_actions_mask(self) -> np.ndarray:
-        mask = _FIXED_MASKS.get(self.phase)
+        mask = _FIXED_MASKS[self.phase]
         if mask is None:
             mask = _EMPTY_MASK.copy()
             for a in self._legal():  # at most 6: item writes beat an index array
@@ -365,6 +375,7 @@ class CribbageState(State):
             self._rewards = self._zero  # read-only: most steps pay nothing
         else:
             self._set_rewards(self.n)
+        self._legal_now = None  # the move changed them
 
     def _set_rewards(self, n: int) -> None:
         g = self.game
@@ -737,6 +748,7 @@ class CribbageState(State):
         c.show_queue = list(self.show_queue)
         c.shown = list(self.shown)  # settled entries are never mutated
         c.seen = None  # the clone's first observation builds its own
+        c._legal_now = None  # (they may be the hand itself, which the clone copies)
         if self.review is not None:
             c.review = dict(self.review)
             c.review["responders"] = list(self.review["responders"])

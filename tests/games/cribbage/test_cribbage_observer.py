@@ -11,7 +11,7 @@ import random
 import numpy as np
 import pytest
 
-from muggins_env.games.cribbage import CribbageGame
+from muggins_env.games.cribbage import ACCEPT, ANNOUNCE, GO, MUGGINS, OVERCOUNT, CribbageGame
 from muggins_env.games.cribbage import observation as observation_module
 from muggins_env.games.cribbage.observation import CribbageObserver
 from muggins_env.kernel.game import IllegalActionError
@@ -88,16 +88,36 @@ def test_one_board_layout_per_player_count():
     assert observation_module.board_of(CribbageGame(num_players=2)).size == CribbageGame().observation_size + 2 * 52
 
 
+def _rules_legal(state) -> list[int]:
+    """The legal actions as docs/rules/cribbage.md states them, from the state's public facts."""
+    phase, player = state.phase_name(), state.current_player()
+    if phase == "over":
+        return []
+    if phase == "discard":
+        return sorted(state.hands[player])
+    if phase == "play":
+        fits = [c for c in sorted(state.hands[player]) if min(c % 13 + 1, 10) <= 31 - state.count]
+        return fits or [GO]
+    if phase == "announce":
+        return [ANNOUNCE + k for k in range(30)]
+    return [ACCEPT, OVERCOUNT] + [MUGGINS + k for k in range(1, 30)]
+
+
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_the_mask_and_the_guard_agree_with_the_legal_list(num_players):
-    """Every phase: the mask has 1 exactly at ``legal_actions()``; ``apply`` refuses every other action."""
+    """Every phase: ``legal_actions()`` is what the rules say, move after move (the list kept
+    between moves never goes stale, in the state or its clones); the mask has 1 exactly there;
+    ``apply`` refuses every other action."""
     game = CribbageGame(num_players=num_players)
     rng = random.Random(num_players)
     phases = set()
     for seed in range(3):
         state = game.new_initial_state(seed=seed)
         while not state.is_terminal():
+            state.legal_actions_mask()  # (asked first, as the env does)
+            twin = state.clone()
             legal = state.legal_actions()
+            assert legal == _rules_legal(state) == twin.legal_actions()
             phases.add(state.phase_name())
             expected = np.zeros(game.num_actions, dtype=np.int8)
             expected[legal] = 1
@@ -105,6 +125,10 @@ def test_the_mask_and_the_guard_agree_with_the_legal_list(num_players):
             for action in rng.sample([a for a in range(game.num_actions) if a not in legal], 3):
                 with pytest.raises(IllegalActionError, match=f"illegal action {action} "):
                     state.clone().apply(action)
-            state.apply(legal[rng.randrange(len(legal))])
+            action = legal[rng.randrange(len(legal))]
+            state.apply(action)
+            if not twin.is_terminal() and rng.random() < 0.5:  # the clone moves on by itself
+                twin.apply(action)
+                assert twin.legal_actions() == _rules_legal(twin)
         assert state.legal_actions() == [] and not state.legal_actions_mask().any()
     assert phases == {"discard", "play", "announce", "respond"}
