@@ -115,7 +115,16 @@ class CribbageObserver(Observer):
         self.cells = memoryview(self.board)
 
     def observation(self, player: int) -> np.ndarray:
-        state, at, board = self.state, self.at, self.board
+        return self.observe(self.state, player)
+
+    @staticmethod
+    def observe(state, player: int) -> np.ndarray:
+        """``state.observation(player)``: the kernel's ``State.observation`` and the observer's
+        in one call (the rules make it the state's: the AEC loop observes at every step)."""
+        self = state.seen
+        if self is None:
+            self = state.seen = CribbageObserver(state)
+        at, board = self.at, self.board
         scores = state.scores
         if self.scores != scores:  # the scores change a few times a deal
             target, first, cells = state.game.target, at.scores, self.cells

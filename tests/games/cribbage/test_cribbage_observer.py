@@ -11,7 +11,7 @@ import random
 import numpy as np
 import pytest
 
-from muggins_env.games.cribbage import ACCEPT, ANNOUNCE, GO, MUGGINS, OVERCOUNT, CribbageGame
+from muggins_env.games.cribbage import ACCEPT, ANNOUNCE, GO, MUGGINS, OVERCOUNT, CribbageGame, CribbageState
 from muggins_env.games.cribbage import observation as observation_module
 from muggins_env.games.cribbage.observation import CribbageObserver
 from muggins_env.kernel.game import IllegalActionError
@@ -33,6 +33,7 @@ def test_the_rules_import_only_the_observer_class_from_the_observation():
                 for a in node.names if node.module and "observation" in node.module}
     assert imported == {("observation", "CribbageObserver")}
     assert CribbageGame.observer_cls is CribbageObserver
+    assert CribbageState.observation is CribbageObserver.observe  # the kernel's, in one call
 
 
 def test_the_rules_name_no_observation_offset_or_kept_array():
@@ -51,7 +52,7 @@ def test_the_rules_tell_the_observer_only_by_its_named_methods():
              if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
              and isinstance(node.func.value, ast.Name) and node.func.value.id == "seen"}
     reports = {name for name, value in vars(CribbageObserver).items()
-               if callable(value) and not name.startswith("_") and name != "observation"}
+               if callable(value) and not name.startswith("_") and name not in ("observation", "observe")}
     assert calls and calls <= reports, sorted(calls - reports)
     assert reports <= calls, sorted(reports - calls)  # no report the rules never make
 
