@@ -102,7 +102,7 @@ class CribbageObserver(Observer):
     def __init__(self, state) -> None:
         self.state = state
         self.at = board_of(state.game)
-        self.board = self._build()
+        self.board = self._new_board()
         #: the board's entries one by one: a memoryview's item write costs half numpy's
         self.cells = memoryview(self.board)
         self.scores: list | None = None  # the scores written on the board
@@ -195,7 +195,7 @@ class CribbageObserver(Observer):
 
     def new_deal(self) -> None:
         """The settled counts and the crib move to the previous-deal block (the two blocks have
-        the same layout), plus the dealer and the hands: what ``_build`` builds, for less."""
+        the same layout), plus the dealer and the hands: what ``_new_board`` builds, for less."""
         state, at, board = self.state, self.at, self.board
         lo, prev_lo, size = at.shown_block
         shown = board[lo:lo + size].copy()
@@ -207,7 +207,7 @@ class CribbageObserver(Observer):
         self.scores = None  # written again by the next observation
 
     # -- from scratch -------------------------------------------------------------------------------
-    def _build(self) -> np.ndarray:
+    def _new_board(self) -> np.ndarray:
         """The board of the state as it is, without the scores (``observation`` writes them)."""
         state, at = self.state, self.at
         n, o = state.n, at.o

@@ -360,7 +360,10 @@ class CribbageState(State):
     def apply(self, action: int) -> None:
         phase = self.phase
         # the legal list guards it (anything unusual goes to check_legal and its clear error)
-        a = action if type(action) is int and action in self._legal() else self.check_legal(action)
+        legal = self._legal_now  # (mostly kept: the env asked for the mask)
+        if legal is None:
+            legal = self._legal()
+        a = action if type(action) is int and action in legal else self.check_legal(action)
         g = self.game
         self._gain = gain = [0] * g.num_sides
         if phase == PLAY:
