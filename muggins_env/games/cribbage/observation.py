@@ -121,16 +121,16 @@ class CribbageObserver(Observer):
     def observe(state, player: int) -> np.ndarray:
         """``state.observation(player)``: the kernel's ``State.observation`` and the observer's
         in one call (the rules make it the state's: the AEC loop observes at every step)."""
-        self = state.seen
-        if self is None:
-            self = state.seen = CribbageObserver(state)
-        at, board = self.at, self.board
+        seen = state.seen
+        if seen is None:
+            seen = state.seen = CribbageObserver(state)
+        at, board = seen.at, seen.board
         scores = state.scores
-        if self.scores != scores:  # the scores change a few times a deal
-            target, first, cells = state.game.target, at.scores, self.cells
+        if seen.scores != scores:  # the scores change a few times a deal
+            target, first, cells = state.game.target, at.scores, seen.cells
             for side, score in enumerate(scores):
                 cells[first + side] = min(score, target) / target if score else 0.0
-            self.scores = list(scores)
+            seen.scores = list(scores)
         # seat 0 reads the board's head as it is; fancy indexing: cheaper than take()
         obs = board[at.gather[player]] if player else board[:at.observation_size].copy()
         phase = state.phase
