@@ -157,7 +157,7 @@ def test_cribbage_views_kept_through_the_end_equal_the_reference(options):
                 continue
             legal = obs["action_mask"].nonzero()[0]
             env.step(int(legal[rng.randrange(len(legal))]))
-        ends_in_play += state._board is not None  # the end kept it (an end in the play)
+        ends_in_play += state.seen is not None  # the end kept it (an end in the play)
     assert ends_in_play > 0
 
 

@@ -12,6 +12,7 @@ import pytest
 
 import muggins_env
 from muggins_env.games.cribbage import CribbageGame
+from muggins_env.games.cribbage.observation import board_of
 from muggins_env.games.cribbage.rules import DISCARD, OVER
 from tests.equivalence.test_fast_paths import reference_cribbage_observation
 
@@ -21,9 +22,9 @@ OPTIONS = [{"num_players": 2}, {"num_players": 2, "muggins": False}, {"num_playe
 
 
 def _scratch(state, player: int) -> np.ndarray:
-    """``player``'s observation from a clone, which keeps no board."""
+    """``player``'s observation from a clone, which keeps no board (no observer)."""
     twin = state.clone()
-    assert twin._board is None
+    assert twin.seen is None
     return twin.observation(player)
 
 
@@ -41,13 +42,13 @@ def test_kept_board_through_deals_and_ends_equal_a_fresh_build(options):
                 np.testing.assert_array_equal(obs, _scratch(state, p))
             if state.is_terminal():
                 break
-            deals, board = state.deals, state._board
+            deals, board = state.deals, state.seen.board
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])
             if state.deals != deals:  # a new deal: the board moved on, not rebuilt
-                assert state.phase == DISCARD and state._board is board
+                assert state.phase == DISCARD and state.seen.board is board
                 carried += 1
-        assert state.phase == OVER and state._board is not None  # the end keeps it
+        assert state.phase == OVER and state.seen.board is board  # the end keeps it
         ended_in_show += bool(state.shown)
     assert carried > 0 and ended_in_show > 0
 
@@ -76,10 +77,11 @@ def test_each_gather_reads_only_what_its_player_may_see(num_players):
     """The board holds every hand and every seat's crib discards; a player's gather reads its
     own blocks, never another seat's, and each board entry at most once."""
     game = CribbageGame(num_players=num_players)
-    hidden = {s: set(range(game.hand_at[s], game.hand_at[s] + 52))
-              | set(range(game.discards_at[s], game.discards_at[s] + 52)) for s in range(num_players)}
+    board = board_of(game)
+    hidden = {s: set(range(board.hand_at[s], board.hand_at[s] + 52))
+              | set(range(board.discards_at[s], board.discards_at[s] + 52)) for s in range(num_players)}
     for p in range(num_players):
-        at = game.gather[p]
+        at = board.gather[p]
         assert len(at) == game.observation_size and len(set(at.tolist())) == len(at)
         assert not at.flags.writeable
         read = set(at.tolist())
@@ -92,7 +94,7 @@ def test_each_gather_reads_only_what_its_player_may_see(num_players):
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_settled_blocks_have_the_same_layout(num_players):
     game = CribbageGame(num_players=num_players)
-    o, (lo, prev_lo, size) = game.observation_offsets, game.shown_block
+    o, (lo, prev_lo, size) = game.observation_offsets, board_of(game).shown_block
     assert (lo, prev_lo) == (o["shown_totals"], o["previous_shown_totals"])
     names = ["shown_totals", "shown_announced", "shown_breakdown", "crib"]
     assert [o[k] - lo for k in names] == [o["previous_" + k] - prev_lo for k in names]

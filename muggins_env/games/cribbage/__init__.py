@@ -1,6 +1,7 @@
 """Cribbage with muggins counting: the scoring API (public) and the rules state machine."""
 
 from ...kernel.declaration import GameDeclaration
+from .observation import CribbageObserver
 from .rules import ACCEPT, ANNOUNCE, GO, MUGGINS, NUM_ACTIONS, OVERCOUNT, CribbageGame, CribbageState
 from .scoring import (
     Breakdown,
@@ -23,6 +24,7 @@ __all__ = [
     "OVERCOUNT",
     "Breakdown",
     "CribbageGame",
+    "CribbageObserver",
     "CribbageState",
     "PlayBreakdown",
     "discard_values",
@@ -33,6 +35,11 @@ __all__ = [
     "score_play",
 ]
 
+
+#: the observation module reads the rules, so the two meet here; the state's ``observation`` is
+#: the observer's ``observe`` (the kernel's ``State.observation``, with one call less a step)
+CribbageGame.observer_cls = CribbageObserver
+CribbageState.observation = CribbageObserver.observe
 
 #: the game's one declaration (muggins_env.kernel.declaration; docs/design.md, "Adding a game")
 DECLARATION = GameDeclaration(

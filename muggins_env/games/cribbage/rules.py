@@ -25,7 +25,7 @@ Action indices (``Discrete(114)``, a contract):
 from __future__ import annotations
 
 import operator
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -36,6 +36,7 @@ from ...kernel.options import Option
 from ...kernel.rewards import quiet_rewards, win_loss_rewards
 from ...kernel.seats import opponents_clockwise, team_of
 from .scoring import VALUE, fast_breakdown, play_points_fast
+from .speed import Memo, shared_mask
 
 FACTS = GameFacts(name="cribbage_v0", long_name="Cribbage with muggins counting", min_players=2,
                   max_players=4, zero_sum=True, min_utility=-1.0, max_utility=1.0)
@@ -57,30 +58,33 @@ PHASE_NAMES = ("discard", "play", "announce", "respond", "over")
 #: cards dealt and laid away per player, per player count
 DEAL = {2: (6, 2), 3: (5, 1), 4: (5, 1)}
 JACK = 11
-#: the largest value of each breakdown part (fifteens, pairs, runs, flush, nobs), to scale it
-PART_MAX = (16, 12, 12, 5, 1)
 PART_NAMES = ("fifteens", "pairs", "runs", "flush", "nobs")
 
 
+#: the legal actions of the two phases whose legal actions never change
+ANNOUNCE_ACTIONS = range(ANNOUNCE, ANNOUNCE + MAX_COUNT + 1)
+RESPOND_ACTIONS = range(ACCEPT, NUM_ACTIONS)  # accept, overcount, muggins 1..29
+#: per phase: the one read-only mask of a phase whose legal actions never change, else None
+_FIXED_MASKS: list[np.ndarray | None] = [None] * len(PHASE_NAMES)
+_FIXED_MASKS[ANNOUNCE_PHASE] = shared_mask(NUM_ACTIONS, ANNOUNCE_ACTIONS)
+_FIXED_MASKS[RESPOND] = shared_mask(NUM_ACTIONS, RESPOND_ACTIONS)
 _EMPTY_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
-#: the masks of the two phases whose legal actions never change
-_ANNOUNCE_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
-_ANNOUNCE_MASK[ANNOUNCE:ANNOUNCE + MAX_COUNT + 1] = 1
-_RESPOND_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
-_RESPOND_MASK[[ACCEPT, OVERCOUNT]] = 1
-_RESPOND_MASK[MUGGINS + 1:MUGGINS + MAX_COUNT + 1] = 1
-_ANNOUNCE_MASK.flags.writeable = _RESPOND_MASK.flags.writeable = False  # returned as they are
 
 
-#: (the 4 cards, starter, crib) -> (the breakdown's parts..., its total): search rollouts repeat
-#: shows. Flat tuples of ints: the collector stops tracking them, so a filling cache does not
-#: bring full collections ever sooner (a tuple of tuples stays tracked and promoted)
-_BREAKDOWNS: dict[tuple, tuple] = {}
-_BREAKDOWNS_MAX = 1 << 16
-#: (the series' ranks..., count) -> the points of its last card (the play of rollouts repeats them)
-_PLAY_POINTS: dict[tuple, int] = {}
-#: a breakdown's parts -> the parts scaled by their maxima (few: every breakdown a show can have)
-_SCALED_PARTS: dict[tuple, tuple] = {}
+def _breakdown(key: tuple) -> tuple:
+    """(the 4 cards, starter, crib) -> (the breakdown's parts..., its total)."""
+    parts = fast_breakdown(key[:4], key[4], key[5])
+    return (*parts.values(), sum(parts.values()))
+
+
+def _play_points(key: tuple) -> int:
+    """(the series' ranks..., count) -> the points of its last card."""
+    return play_points_fast(key[:-1], key[-1])
+
+
+#: the two above, remembered. Flat tuples of ints: the collector stops tracking them, so a
+#: filling cache does not bring full collections ever sooner (a tuple of tuples stays tracked)
+_BREAKDOWNS, _PLAY_POINTS = Memo(_breakdown), Memo(_play_points)
 
 
 class CribbageGame(Game):
@@ -139,55 +143,13 @@ class CribbageGame(Game):
             "previous_crib": 52,
         }
         self.observation_layout = sizes
-        self.observation_offsets, self.obs_at = piece_offsets(sizes)
+        self.observation_offsets = piece_offsets(sizes)[0]
         #: the state array's pieces beyond every seat's observation (``State.state_array``)
         self.hidden_layout = {
             "crib": 52,  # the cards in the crib (laid away, and the pack's card with 3 players), turned up or not
             "starter": 52,  # the starter card, cut or not
         }
-        o = self.obs_at
-        self.observation_size = off = sum(sizes.values())
-        # pieces cleared together by one slice of the board: the play's series, count and go
-        # flags; a review's cards, counter, crib flag, announcement and acceptances (the count,
-        # the announcement and the acceptances are never kept on the board: see observation)
-        assert o.count == o.series + 52 and o.gone == o.count + 1
-        assert o.counter == o.counted + 52 and o.is_crib == o.counter + n and o.accepted == o.is_crib + 2
-        self.play_end, self.review_end = o.gone + n, o.accepted + 1
-        #: (this deal's settled-counts block, the previous deal's, their size): the same layout
-        self.shown_block = (o.shown_totals, o.previous_shown_totals, o.previous_shown_totals - o.shown_totals)
-        assert o.previous_crib + 52 == off and o.previous_crib - o.previous_shown_totals == o.crib - o.shown_totals
-        #: per observer: where each seat's "to act" flag goes (relative seats)
-        self.to_act_at = [[o.to_act + (s - p) % n for s in range(n)] for p in range(n)]
-        # The board: seat 0's observation (every public piece by absolute seat and side, seat
-        # 0's hand and crib discards in their places), then every other seat's hand and crib
-        # discards in blocks of their own. The moves keep one board for all players; a player's
-        # observation is one gather through ``gather[player]`` (its hand, its discards, every
-        # seat-relative piece rotated), and seat 0's, the identity, a copy of the board's
-        # head. The board's to-act, phase, count, announcement and acceptance entries stay 0:
-        # an observation writes them.
-        self.hand_at = [o.hand] + [off + (s - 1) * 52 for s in range(1, n)]
-        self.discards_at = [o.crib_discards] + [off + (n - 1 + s - 1) * 52 for s in range(1, n)]
-        self.played_at = [o.played + s * 52 for s in range(n)]
-        self.board_size = off + 2 * (n - 1) * 52
-        cards, parts = np.arange(52), np.arange(5)
-        self.gather = []
-        for p in range(n):
-            at = np.arange(off)
-            at[o.hand:o.hand + 52] = self.hand_at[p] + cards
-            at[o.crib_discards:o.crib_discards + 52] = self.discards_at[p] + cards
-            for k in range(n):
-                s = (p + k) % n
-                at[o.played + k * 52:o.played + (k + 1) * 52] = o.played + s * 52 + cards
-                for piece in (o.gone, o.dealer, o.counter, o.shown_totals, o.shown_announced,
-                              o.previous_shown_totals, o.previous_shown_announced):
-                    at[piece + k] = piece + s
-                for piece in (o.shown_breakdown, o.previous_shown_breakdown):
-                    at[piece + k * 5:piece + k * 5 + 5] = piece + s * 5 + parts
-            for r in range(self.num_sides):
-                at[o.scores + r] = o.scores + (r + self.teams[p]) % self.num_sides
-            at.flags.writeable = False
-            self.gather.append(at)
-        assert (self.gather[0] == np.arange(off)).all()  # (observation copies the head for seat 0)
+        self.observation_size = sum(sizes.values())
 
     def new_initial_state(self, seed: int | None = None, deal: Mapping | None = None) -> CribbageState:
         return CribbageState(self, seed, deal)
@@ -212,10 +174,10 @@ class CribbageGame(Game):
 #: every attribute of a state, as slots: a state with more than 30 attributes in its dict loses
 #: CPython's fastest attribute access (the dict stops sharing its keys), which every move pays
 _SLOTS = ("game", "n", "_rng", "_rng_state", "_rng_seed", "scores", "_gain", "winner_side", "loser_side",
-          "_zero", "_rewards", "_returns", "deals", "previous_shown", "_board", "_board_scores",
+          "_zero", "_rewards", "_returns", "deals", "previous_shown", "seen",
           "dealer", "hands", "crib", "starter_card", "pack_crib_card", "_dealt", "laid_away", "starter_cut", "kept",
           "played", "play_order", "series", "series_ranks", "count", "gone", "last_player", "review",
-          "shown", "show_queue", "phase", "player")
+          "shown", "show_queue", "phase", "player", "_legal_now")
 _slot_values = operator.attrgetter(*_SLOTS)
 
 
@@ -236,8 +198,8 @@ class CribbageState(State):
         self._returns = np.zeros(n)
         self.deals = 0
         self.previous_shown: list[dict] = []  # the last deal's settled counts
-        self._board: np.ndarray | None = None  # see observation()
-        self._board_scores: list | None = None  # the scores written in the board
+        self.seen = None  # the observer (kernel State.observation), told what the rules did
+        self._legal_now = None  # the legal actions until the next move, once asked (see _legal)
         if deal is None:
             self.dealer = int(self.rng.integers(n))
             self._deal(None)
@@ -335,11 +297,9 @@ class CribbageState(State):
 
     def _end(self, side: int) -> None:
         """``side`` reached the target: it wins, or in lowball loses."""
-        board = self._board
-        if board is not None:  # the board loses the go flags, which the end hides (a count that
-            # is settling, in the show, reaches it through _settled)
-            at = self.game.obs_at.gone
-            board[at:at + self.n] = 0.0
+        seen = self.seen
+        if seen is not None:
+            seen.game_over()
         if self.game.lowball:
             self.loser_side = side
             if self.game.num_sides == 2:  # of two sides the other one won (of three, two sides share it)
@@ -356,45 +316,53 @@ class CribbageState(State):
             return self.review["responders"][self.review["asked"]]
         return self.player
 
-    def legal_actions_mask(self) -> np.ndarray:
-        phase = self.phase
-        if phase == ANNOUNCE_PHASE:
-            return _ANNOUNCE_MASK
-        if phase == RESPOND:
-            return _RESPOND_MASK
-        mask = _EMPTY_MASK.copy()
-        hand = self.hands[self.player]
-        if phase == PLAY:  # legal_actions() fused in: at most 6 item writes beat an index array
-            room = 31 - self.count
-            legal = False
-            for c in hand:
-                if VALUE[c] <= room:
-                    mask[c] = legal = 1
-            if not legal:
-                mask[GO] = 1
-        elif phase == DISCARD:
-            for c in hand:
-                mask[c] = 1
-        return mask
-
-    def legal_actions(self) -> list[int]:
+    def _legal(self) -> Sequence[int]:
+        """The legal actions, each phase's one definition (``legal_actions``, the mask and
+        ``apply``'s guard read it; read only: it may be the hand itself). The play: every card
+        held whose value keeps the count at 31 or under (hands are kept sorted), else "go"; the
+        discard phase: every card held; the announcement: a count of 0..29; the answer to it:
+        accept, "overcount" or "muggins N". Kept until the next move: the mask, then ``apply``'s
+        guard, ask for them in turn."""
+        legal = self._legal_now
+        if legal is not None:
+            return legal
         phase = self.phase
         if phase == PLAY:
             room = 31 - self.count
-            legal = [c for c in self.hands[self.player] if VALUE[c] <= room]  # hands are kept sorted
-            return legal or [GO]
-        if phase == DISCARD:
-            return list(self.hands[self.player])
-        if phase == ANNOUNCE_PHASE:
-            return list(range(ANNOUNCE, ANNOUNCE + MAX_COUNT + 1))
-        if phase == RESPOND:
-            return [ACCEPT, OVERCOUNT] + list(range(MUGGINS + 1, MUGGINS + MAX_COUNT + 1))
-        return []
+            legal = []
+            for c in self.hands[self.player]:  # (a loop: a comprehension costs a call)
+                if VALUE[c] <= room:
+                    legal.append(c)
+            legal = legal or [GO]
+        elif phase == DISCARD:
+            legal = self.hands[self.player]
+        elif phase == ANNOUNCE_PHASE:
+            legal = ANNOUNCE_ACTIONS
+        elif phase == RESPOND:
+            legal = RESPOND_ACTIONS
+        else:
+            legal = ()
+        self._legal_now = legal
+        return legal
+
+    def legal_actions(self) -> list[int]:
+        return list(self._legal())
+
+    def legal_actions_mask(self) -> np.ndarray:
+        mask = _FIXED_MASKS[self.phase]
+        if mask is None:
+            mask = _EMPTY_MASK.copy()
+            for a in self._legal():  # at most 6: item writes beat an index array
+                mask[a] = 1
+        return mask
 
     def apply(self, action: int) -> None:
         phase = self.phase
-        # the shared guard, inlined (anything unusual goes to check_legal and its clear error)
-        a = action if type(action) is int and self._quick_legal(phase, action) else self.check_legal(action)
+        # the legal list guards it (anything unusual goes to check_legal and its clear error)
+        legal = self._legal_now  # (mostly kept: the env asked for the mask)
+        if legal is None:
+            legal = self._legal()
+        a = action if type(action) is int and action in legal else self.check_legal(action)
         g = self.game
         self._gain = gain = [0] * g.num_sides
         if phase == PLAY:
@@ -409,22 +377,7 @@ class CribbageState(State):
             self._rewards = self._zero  # read-only: most steps pay nothing
         else:
             self._set_rewards(self.n)
-
-    def _quick_legal(self, phase: int, action: int) -> bool:
-        """``action in legal_actions()`` for an int, without building the list."""
-        if phase == PLAY:
-            room = 31 - self.count
-            hand = self.hands[self.player]
-            if action == GO:
-                return all(VALUE[c] > room for c in hand)
-            return 0 <= action < GO and action in hand and VALUE[action] <= room
-        if phase == DISCARD:
-            return 0 <= action < GO and action in self.hands[self.player]
-        if phase == ANNOUNCE_PHASE:
-            return ANNOUNCE <= action <= ANNOUNCE + MAX_COUNT
-        if phase == RESPOND:
-            return ACCEPT <= action < NUM_ACTIONS
-        return False
+        self._legal_now = None  # the move changed them
 
     def _set_rewards(self, n: int) -> None:
         g = self.game
@@ -456,11 +409,9 @@ class CribbageState(State):
         self.hands[seat].remove(card)
         self.laid_away[seat].append(card)
         self.crib.append(card)
-        board = self._board
-        if board is not None:
-            g = self.game
-            board[g.hand_at[seat] + card] = 0.0
-            board[g.discards_at[seat] + card] = 1.0
+        seen = self.seen
+        if seen is not None:
+            seen.laid_away(seat, card)
         if len(self.laid_away[seat]) < self.game.lay_away:
             return
         if len(self.crib) < 4:
@@ -469,8 +420,8 @@ class CribbageState(State):
         # everyone has laid away: cut the starter; his heels
         self.kept = [sorted(h) for h in self.hands]
         self.starter_cut = True
-        if board is not None:
-            board[self.game.obs_at.starter + self.starter_card] = 1.0
+        if seen is not None:
+            seen.starter_cut(self.starter_card)
         self.phase = PLAY
         self.player = (self.dealer + 1) % self.n
         if RANK_LIST[self.starter_card] == JACK and self._peg(self.dealer, 2):
@@ -479,18 +430,15 @@ class CribbageState(State):
     # -- the play -------------------------------------------------------------------------------------
     def _play(self, action: int) -> None:
         seat = self.player
-        board = self._board
+        seen = self.seen
         if action == GO:
             self.gone[seat] = True
-            if board is not None:
-                board[self.game.obs_at.gone + seat] = 1.0
+            if seen is not None:
+                seen.said_go(seat)
             self._next_in_play(seat)
             return
-        if board is not None:
-            g = self.game
-            board[g.played_at[seat] + action] = 1.0
-            board[g.obs_at.series + action] = 1.0
-            board[g.hand_at[seat] + action] = 0.0
+        if seen is not None:
+            seen.laid(seat, action)
         self.hands[seat].remove(action)
         self.played[seat].append(action)
         self.play_order.append((seat, action))
@@ -498,12 +446,7 @@ class CribbageState(State):
         self.series_ranks.append(RANK_LIST[action])
         self.count += VALUE[action]
         self.last_player = seat
-        key = (*self.series_ranks, self.count)
-        points = _PLAY_POINTS.get(key)
-        if points is None:
-            if len(_PLAY_POINTS) >= _BREAKDOWNS_MAX:
-                _PLAY_POINTS.clear()
-            points = _PLAY_POINTS[key] = play_points_fast(self.series_ranks, self.count)
+        points = _PLAY_POINTS[(*self.series_ranks, self.count)]
         if points and self._peg(seat, points):
             return
         if not any(self.hands):  # the very last card of the play
@@ -517,10 +460,9 @@ class CribbageState(State):
         self._next_in_play(seat)
 
     def _reset_series(self, last: int) -> None:
-        board = self._board
-        if board is not None:
-            o = self.game.obs_at
-            board[o.series:self.game.play_end] = 0.0  # the series and the go flags (the count is not kept)
+        seen = self.seen
+        if seen is not None:
+            seen.series_ended()
         self.count = 0
         self.series = []
         self.series_ranks = []
@@ -554,27 +496,19 @@ class CribbageState(State):
     # -- the show ---------------------------------------------------------------------------------------
     def _start_show(self) -> None:
         n = self.n
-        board = self._board
-        if board is not None:  # the play's series and go flags leave the board
-            o = self.game.obs_at
-            board[o.series:self.game.play_end] = 0.0
+        seen = self.seen
+        if seen is not None:
+            seen.series_ended()  # the play's last
         self.show_queue = [((self.dealer + k) % n, False) for k in range(1, n + 1)] + [(self.dealer, True)]
         self.series, self.series_ranks, self.count = [], [], 0
         self._next_count()
 
-    def _next_count(self, settled: dict | None = None) -> None:
-        """Count the next hand (or the crib): announced in muggins mode, automatic otherwise.
-        ``settled``: the count that just settled, not yet written into the board."""
+    def _next_count(self) -> None:
+        """Count the next hand (or the crib): announced in muggins mode, automatic otherwise."""
         while self.show_queue:
             seat, is_crib = self.show_queue.pop(0)
             cards = sorted(self.crib) if is_crib else self.kept[seat]
-            key = (*cards, self.starter_card, is_crib)
-            hit = _BREAKDOWNS.get(key)
-            if hit is None:
-                if len(_BREAKDOWNS) >= _BREAKDOWNS_MAX:
-                    _BREAKDOWNS.clear()
-                parts = fast_breakdown(cards, self.starter_card, is_crib)
-                hit = _BREAKDOWNS[key] = (*parts.values(), sum(parts.values()))
+            hit = _BREAKDOWNS[(*cards, self.starter_card, is_crib)]
             breakdown = dict(zip(PART_NAMES, hit[:5]))  # shown once settled
             true = hit[5]
             self.review = {"counter": seat, "is_crib": is_crib, "cards": cards, "true": true,
@@ -582,16 +516,15 @@ class CribbageState(State):
             if self.game.muggins:
                 self.phase = ANNOUNCE_PHASE
                 self.player = seat
-                if self._board is not None:
-                    self._board_settle(settled, self.review)
+                seen = self.seen
+                if seen is not None:
+                    seen.under_review(self.review)
                 return
             self.review["announced"] = true
             if self._peg(seat, true):
                 self._settled("automatic")
                 return
             self._settled("automatic")
-        if settled and self._board is not None:
-            self._board_settle(settled)
         self._next_deal()
 
     def _announce(self, value: int) -> None:
@@ -651,158 +584,33 @@ class CribbageState(State):
         teams, target = self.game.teams, self.game.target
         rv = self.review
         counter_side = teams[rv["counter"]]
-        self._settled(outcome, write_board=False)  # written below, with the next count if any
+        self._settled(outcome)
         for side in [counter_side, *range(len(self.scores))]:
             if self.scores[side] >= target:
-                if self._board is not None:
-                    self._board_settle(rv)
                 self._end(side)
                 return
-        self._next_count(rv)
+        self._next_count()
 
-    def _settled(self, outcome: str, write_board: bool = True) -> None:
+    def _settled(self, outcome: str) -> None:
         rv = self.review
         rv["outcome"] = outcome
-        # what every observation shows of it from now on: total, announcement, scaled parts
-        parts = tuple(rv["breakdown"].values())
-        scaled = _SCALED_PARTS.get(parts)
-        if scaled is None:
-            scaled = _SCALED_PARTS[parts] = tuple(v / m for v, m in zip(parts, PART_MAX))
-        rv["obs_values"] = (rv["true"] / MAX_COUNT, rv["announced"] / MAX_COUNT, list(scaled))
         self.shown.append(rv)
         self.review = None
-        if write_board and self._board is not None:
-            self._board_settle(rv)
+        seen = self.seen
+        if seen is not None:
+            seen.count_settled(rv)
 
     def _next_deal(self) -> None:
         self.previous_shown = self.shown
         self.dealer = (self.dealer + 1) % self.n
         self._deal(None)
-        board = self._board
-        if board is not None:  # the settled counts and the crib move to the previous-deal block
-            # (the two blocks have the same layout, and every settle wrote its entries into the
-            # board), plus the dealer and the hands: what ``_build_board`` builds, for less
-            g, lo, prev_lo, size = self.game, *self.game.shown_block
-            shown = board[lo:lo + size].copy()
-            board.fill(0.0)
-            board[prev_lo:prev_lo + size] = shown
-            board[g.obs_at.dealer + self.dealer] = 1.0
-            hand_at = g.hand_at
-            board.put([hand_at[s] + c for s, hand in enumerate(self.hands) for c in hand], 1.0)
-            self._board_scores = None  # written again by the next observation
+        seen = self.seen
+        if seen is not None:
+            seen.new_deal()
 
     # -- end and rewards ------------------------------------------------------------------------------
     def is_terminal(self) -> bool:
         return self.phase == OVER
-
-    # -- views ----------------------------------------------------------------------------------------
-    # Observations are incremental: one board (``CribbageGame.gather``'s layout: every public
-    # piece by absolute seat, every hand and every seat's crib discards) is kept in ``_board``
-    # once a player is observed, and updated by the moves of the deal, the play and the show
-    # (the scores when observed); a player's observation is a gather from it plus the few
-    # scalars that change on most steps. A new deal moves the settled counts within it, a clone
-    # drops it and the next observation rebuilds it. A kernel loop that never observes pays
-    # nothing for this.
-    def observation(self, player: int) -> np.ndarray:
-        board = self._board
-        if board is None:
-            board = self._board = self._build_board()
-        g = self.game
-        scores = self.scores
-        if self._board_scores != scores:  # the scores change a few times a deal
-            target, at = g.target, g.obs_at.scores
-            for side, score in enumerate(scores):
-                board[at + side] = min(score, target) / target if score else 0.0
-            self._board_scores = list(scores)
-        # seat 0 reads the board's head as it is; fancy indexing: a third cheaper than take()
-        obs = board[g.gather[player]] if player else board[:g.observation_size].copy()
-        phase = self.phase
-        rv = self.review
-        if phase != OVER:
-            obs[g.to_act_at[player][rv["responders"][rv["asked"]] if phase == RESPOND else self.player]] = 1.0
-        o = g.obs_at
-        obs[o.phase + phase] = 1.0
-        if self.count:
-            obs[o.count] = self.count / 31
-        if rv is not None:
-            if rv["announced"] is not None:
-                obs[o.announced] = rv["announced"] / MAX_COUNT
-            obs[o.accepted] = rv["asked"] / self.n
-        return obs
-
-    def _build_board(self) -> np.ndarray:
-        """The board from scratch, without the scores (``observation`` writes them)."""
-        n, g = self.n, self.game
-        o = g.obs_at
-        ones = [o.dealer + self.dealer]
-        for seat in range(n):
-            ones += [g.hand_at[seat] + c for c in self.hands[seat]]
-            ones += [g.discards_at[seat] + c for c in self.laid_away[seat]]
-            ones += [g.played_at[seat] + c for c in self.played[seat]]
-        if self.starter_cut:
-            ones.append(o.starter + self.starter_card)
-        ones += [o.series + c for c in self.series]
-        if self.phase == PLAY:
-            ones += [o.gone + seat for seat in range(n) if self.gone[seat]]
-        if self.review is not None:
-            ones += self._review_entries(self.review)
-        board = np.zeros(g.board_size, dtype=np.float32)
-        board.put(ones, 1.0)
-        at: list[int] = []
-        values: list[float] = []
-        self._write_shown(at, values, self.shown, o.shown_totals, o.shown_announced, o.shown_breakdown, o.crib)
-        self._write_shown(at, values, self.previous_shown, o.previous_shown_totals,
-                          o.previous_shown_announced, o.previous_shown_breakdown, o.previous_crib)
-        board.put(at, values)
-        self._board_scores = None
-        return board
-
-    def _review_entries(self, rv: dict) -> list[int]:
-        """Where a count under review shows on the board: its cards, its counter and, for the
-        crib, the crib flag and the crib face up."""
-        o = self.game.obs_at
-        at = [o.counted + c for c in rv["cards"]]
-        at.append(o.counter + rv["counter"])
-        if rv["is_crib"]:
-            at.append(o.is_crib)
-            at += [o.crib + c for c in rv["cards"]]
-        return at
-
-    def _board_settle(self, settled: dict | None, rv: dict | None = None) -> None:
-        """The board after a count settled (in the announce or respond phase, or automatically):
-        the count leaves the review (the crib stays face up) for the settled counts, as
-        ``_write_shown`` writes them; and ``rv``, the next count, if given, comes under review."""
-        board = self._board
-        o = self.game.obs_at
-        if settled is not None:
-            board[o.counted:self.game.review_end] = 0.0  # its cards, its counter, the crib flag
-            slot = self.n if settled["is_crib"] else settled["counter"]
-            total, announced, parts = settled["obs_values"]
-            board[o.shown_totals + slot] = total
-            board[o.shown_announced + slot] = announced
-            first = o.shown_breakdown + slot * 5
-            board[first], board[first + 1], board[first + 2], board[first + 3], board[first + 4] = parts
-            if settled["is_crib"]:  # (face up already if it was announced; not if counted automatically)
-                board.put([o.crib + c for c in settled["cards"]], 1.0)
-        if rv is not None:
-            board.put(self._review_entries(rv), 1.0)
-
-    def _write_shown(self, at: list[int], values: list[float], shown, o_total: int, o_announced: int,
-                     o_parts: int, o_crib: int) -> None:
-        """Settled counts: total, announcement and scaled breakdown in the slot of the counter
-        (the crib in slot n), and the crib's cards (as indices and values)."""
-        n = self.n
-        for done in shown:
-            slot = n if done["is_crib"] else done["counter"]
-            total, announced, parts = done["obs_values"]
-            first = o_parts + slot * 5
-            at += [o_total + slot, o_announced + slot, first, first + 1, first + 2, first + 3, first + 4]
-            values.append(total)
-            values.append(announced)
-            values += parts
-            if done["is_crib"]:
-                at += [o_crib + c for c in done["cards"]]
-                values += [1.0] * len(done["cards"])
 
     def phase_name(self) -> str:
         return PHASE_NAMES[self.phase]
@@ -941,7 +749,8 @@ class CribbageState(State):
         c.gone = list(self.gone)
         c.show_queue = list(self.show_queue)
         c.shown = list(self.shown)  # settled entries are never mutated
-        c._board = None  # rebuilt by the clone's first observation
+        c.seen = None  # the clone's first observation builds its own
+        c._legal_now = None  # (they may be the hand itself, which the clone copies)
         if self.review is not None:
             c.review = dict(self.review)
             c.review["responders"] = list(self.review["responders"])
