@@ -9,11 +9,13 @@ drops it at a new hand (``new_hand``), and copies it under each player's own pie
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from ...kernel.observer import Observer
-from .layout import LINE
 from .phases import EXTRA_OFFERED, LEAD_SLOT, OVER, RESPOND_PHASE
+from .speed import observation_plan
 
 
 def observation_layout(g) -> dict[str, int]:
@@ -42,81 +44,97 @@ def observation_layout(g) -> dict[str, int]:
 
 
 class DominoesObserver(Observer):
-    __slots__ = ("board",)
+    __slots__ = ("_state", "board", "opened", "plan")
+
+    # The state holds its observer, so the observer holds the state weakly: a strong pair is a
+    # reference cycle, which only the cycle collector frees (every episode's state and every clone).
+    @property
+    def state(self):
+        return self._state()
+
+    @state.setter
+    def state(self, state) -> None:
+        self._state = weakref.ref(state)
 
     def __init__(self, state) -> None:
         super().__init__(state)
         self.board: np.ndarray | None = None  # the layout's pieces, built by the first observation of a hand
+        self.opened = 0  # how many of the layout's open arms (``Layout.open_arms``, in opening order) it shows
+        self.plan = observation_plan(state.game)  # speed.py: pieces written whole
 
     # -- what the rules report ----------------------------------------------------------------
     def new_hand(self) -> None:
         self.board = None
 
     def played(self, tile: int, slot: int) -> None:
-        """``tile`` went to ``slot``. In a line only the arm played on changes (a lead opens
-        both); with spinners a play may open arms or change what another arm's spinner counts,
-        so every arm is written again."""
+        """``tile`` went to ``slot``. Only two kinds of arm change: the arm played on, and the
+        arms the play opened (the lead's two, or a spinner's two ends once its sides are
+        covered): no other arm's end is the double whose side the play covered (a lead
+        double's other side keeps what it shows while a side stays free), and a sniff counts
+        by its ends, which only a play on one of them covers."""
         board = self.board
         if board is None:
             return
-        g = self.state.game
+        state = self._state()
+        g, lay = state.game, state.layout
         at = g.obs_at
         board[at.played + tile] = 1.0
-        width = g.set_max + 5
+        write_arm = self.plan.write_arm
         if slot == LEAD_SLOT:
             board[at.lead_needed] = 0.0
-        elif g.variant.layout == LINE:
-            j = at.arms + (slot - 1) * width
-            board[j:j + width] = 0.0
-            self._write_arm(board, slot)
-            return
-        board[at.arms:at.arms + g.num_arms * width] = 0.0
-        for k in self.state.layout.open_arms:
-            self._write_arm(board, k)
+        else:
+            write_arm(board, lay, slot)
+        open_arms = lay.open_arms
+        if len(open_arms) > self.opened:
+            for k in open_arms[self.opened:]:
+                write_arm(board, lay, k)
+            self.opened = len(open_arms)
 
     # -- building -------------------------------------------------------------------------------
     def observation(self, player: int) -> np.ndarray:
-        state = self.state
+        state = self._state()
         g, n = state.game, state.n
-        at = g.obs_at
-        t = g.num_tiles
         board = self.board
         if board is None:
             board = self.board = self.build_board()
+            self.opened = len(state.layout.open_arms)
         obs = board.copy()
+        plan = self.plan
         for tile in state.hands[player]:  # own tiles start at 0
             obs[tile] = 1.0
         phase = state.phase
-        if phase != OVER:
-            obs[at.phase + phase] = 1.0
-            obs[at.mover + (state.player - player) % n] = 1.0
+        if phase == OVER:
+            one_hots = plan.none
+        else:  # the phase, the relative seat whose turn it is and the one to decide now
+            mover = (state.player - player) % n
             if phase == RESPOND_PHASE:
                 r = state.review
-                obs[at.to_act + (g.responders[r[0]][r[3]] - player) % n] = 1.0
-                obs[at.announcement + r[1]] = 1.0
+                one_hots = plan.one_hots[phase][mover][(g.responders[r[0]][r[3]] - player) % n]
+                obs[g.obs_at.announcement + r[1]] = 1.0
             else:
-                obs[at.to_act + (state.player - player) % n] = 1.0
+                one_hots = plan.one_hots[phase][mover][mover]
             if g.knocking:
+                at = g.obs_at
                 if player == state.player and state.legal_actions()[0] == g.KNOCK:  # seen by the chooser only
                     obs[at.knock_choice] = 1.0
                 if state.knock is not None:
                     obs[at.knocker + (state.knock[0] - player) % n] = 1.0
             if state.extra == EXTRA_OFFERED:
-                obs[at.extra] = 1.0
-        # the scalars are contiguous: count, scores, tiles, drawn, boneyard
-        target, scores = g.target, state.scores
-        values = [state.layout.count / g.max_count]
+                obs[g.obs_at.extra] = 1.0
+        # count, scores by relative side (at most 1), tiles and draws by relative seat, boneyard
+        target, scores, share = g.target, state.scores, plan.tile_share
+        values = [plan.count_share[state.layout.count]]
         for side in g.relative_sides[player]:
-            values.append(min(scores[side] / target, 1.0))
+            x = scores[side]
+            values.append(x / target if x < target else 1.0)
         seats = g.relative_seats[player]
         hands, drawn = state.hands, state.drawn
         for s in seats:
-            values.append(len(hands[s]) / t)
+            values.append(share[len(hands[s])])
         for s in seats:
-            values.append(drawn[s] / t)
-        values.append(len(state.boneyard) / t)
-        i = at.count
-        obs[i:i + len(values)] = values
+            values.append(share[drawn[s]])
+        values.append(share[len(state.boneyard)])
+        plan.pack_tail(obs, plan.tail_at, *values, one_hots)
         return obs
 
     def build_board(self) -> np.ndarray:
@@ -131,26 +149,23 @@ class DominoesObserver(Observer):
         if state.layout.lead < 0:
             board[at.lead_needed] = 1.0
         for k in state.layout.open_arms:
-            self._write_arm(board, k)
+            self.plan.write_arm(board, state.layout, k)
         return board
 
-    def _write_arm(self, board: np.ndarray, k: int) -> None:
-        """Write open arm ``k``'s piece (open, its pip, crosswise, spinner, the spinner counts)."""
-        g, lay = self.state.game, self.state.layout
-        sm = g.set_max
-        j = g.obs_at.arms + (k - 1) * (sm + 5)
-        board[j] = 1.0
-        board[j + 1 + lay.pip[k]] = 1.0
-        crosswise, spinner, counts = lay.end_kind(k)
-        if crosswise:
-            board[j + sm + 2] = 1.0
-        if spinner:
-            board[j + sm + 3] = 1.0
-        if counts:
-            board[j + sm + 4] = 1.0
+    def __reduce__(self):
+        # a weak reference does not pickle or deep-copy: the copy is made again around its state
+        state = self._state()
+        return _restored, (state.game, state, self.board, self.opened)
 
     def clone_for(self, state) -> DominoesObserver:
         """The clone keeps a copy of the board (it is written in place by the clone's plays)."""
-        c = DominoesObserver(state)
+        c = object.__new__(DominoesObserver)
+        c._state, c.plan, c.opened = weakref.ref(state), self.plan, self.opened
         c.board = self.board.copy() if self.board is not None else None
         return c
+
+
+def _restored(game, state, board: np.ndarray | None, opened: int) -> DominoesObserver:
+    c = object.__new__(DominoesObserver)
+    c._state, c.plan, c.board, c.opened = weakref.ref(state), observation_plan(game), board, opened
+    return c

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...kernel.cards import check_all_once
-from ...kernel.game import TERMINAL, Game, GameFacts, State, legal_mask, piece_offsets, pile_order
+from ...kernel.game import TERMINAL, Game, GameFacts, State, piece_offsets, pile_order
 from ...kernel.options import Option, int_range
 from ...kernel.rewards import win_loss_rewards
 from ...kernel.seats import opponents_clockwise, team_of
@@ -62,6 +62,7 @@ from .phases import (
     PLAY_PHASE,
     RESPOND_PHASE,
 )
+from .speed import SharedMasks
 
 FACTS = GameFacts(name="muggins_dominoes_v0", long_name="Muggins dominoes (All Fives family)",
                   min_players=2, max_players=4, zero_sum=True, min_utility=-1.0, max_utility=1.0)
@@ -211,6 +212,7 @@ class DominoesGame(Game):
         o_ = observation_layout(self)
         self.observation_layout = o_
         self.observation_size = sum(o_.values())
+        self.masks = SharedMasks(self.num_actions)  # speed.py: the legal masks, kept read-only
         #: readable name of every action (plays without the state's open pip)
         self.action_names = [self._name(a) for a in range(self.num_actions)]
         #: where each named piece of the observation starts
@@ -452,7 +454,7 @@ class DominoesState(State):
         return list(self._legal) if self.phase != OVER else []
 
     def legal_actions_mask(self) -> np.ndarray:
-        return legal_mask(self.game.num_actions, self._legal if self.phase != OVER else ())
+        return self.game.masks.of(self._legal if self.phase != OVER else ())
 
     def apply(self, action: int) -> None:
         # the shared guard for a plain legal int without building the mask; anything else (and
