@@ -76,8 +76,8 @@ class DominoesObserver(Observer):
         if board is None:
             return
         state = self._state()
-        g, lay = state.game, state.layout
-        at = g.obs_at
+        lay = state.layout
+        at = self.plan.at
         board[at.played + tile] = 1.0
         write_arm = self.plan.write_arm
         if slot == LEAD_SLOT:
@@ -110,17 +110,17 @@ class DominoesObserver(Observer):
             if phase == RESPOND_PHASE:
                 r = state.review
                 one_hots = plan.one_hots[phase][mover][(g.responders[r[0]][r[3]] - player) % n]
-                obs[g.obs_at.announcement + r[1]] = 1.0
+                obs[plan.at.announcement + r[1]] = 1.0
             else:
                 one_hots = plan.one_hots[phase][mover][mover]
             if g.knocking:
-                at = g.obs_at
+                at = plan.at
                 if player == state.player and state.legal_actions()[0] == g.KNOCK:  # seen by the chooser only
                     obs[at.knock_choice] = 1.0
                 if state.knock is not None:
                     obs[at.knocker + (state.knock[0] - player) % n] = 1.0
             if state.extra == EXTRA_OFFERED:
-                obs[g.obs_at.extra] = 1.0
+                obs[plan.at.extra] = 1.0
         # count, scores by relative side (at most 1), tiles and draws by relative seat, boneyard
         target, scores, share = g.target, state.scores, plan.tile_share
         values = [plan.count_share[state.layout.count]]
@@ -141,7 +141,7 @@ class DominoesObserver(Observer):
         """The observation with only the layout's pieces written, from the state's plays and layout."""
         state = self.state
         g = state.game
-        at = g.obs_at
+        at = self.plan.at
         board = np.zeros(g.observation_size, dtype=np.float32)
         i = at.played
         for _, tile, _ in state.plays:

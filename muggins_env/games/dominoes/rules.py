@@ -216,7 +216,7 @@ class DominoesGame(Game):
         #: readable name of every action (plays without the state's open pip)
         self.action_names = [self._name(a) for a in range(self.num_actions)]
         #: where each named piece of the observation starts
-        self.observation_offsets, self.obs_at = piece_offsets(o_)
+        self.observation_offsets = piece_offsets(o_)[0]
         #: the state array's pieces beyond every seat's observation (``State.state_array``):
         #: the boneyard's tiles in order (``kernel.pile_order``: the top 1)
         self.hidden_layout = {"boneyard": self.num_tiles}

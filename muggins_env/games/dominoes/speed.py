@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ...kernel.game import piece_offsets
 from .phases import OVER
 
 
@@ -17,11 +18,13 @@ class ObservationPlan:
     """Whole pieces of one game's observation written in one ``struct.pack_into`` each (one
     call costs less than a numpy write per entry, and bytes packed ready cost less than floats)."""
 
-    __slots__ = ("arm_at", "arm_pieces", "arm_width", "count_share", "none", "one_hots", "pack_arm",
+    __slots__ = ("arm_at", "arm_pieces", "arm_width", "at", "count_share", "none", "one_hots", "pack_arm",
                  "pack_tail", "tail_at", "tile_share")
 
     def __init__(self, g: Any) -> None:
-        n, at, t, sm = g.num_players, g.obs_at, g.num_tiles, g.set_max
+        #: where each named piece starts, as attributes
+        self.at = at = piece_offsets(g.observation_layout)[1]
+        n, t, sm = g.num_players, g.num_tiles, g.set_max
         # the scalars' quotients, looked up rather than divided (the same floats)
         self.tile_share = [k / t for k in range(t + 1)]  # tiles in a hand, drawn, in the boneyard
         self.count_share = [c / g.max_count for c in range(g.max_count + 1)]
