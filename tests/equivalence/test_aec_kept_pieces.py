@@ -1,8 +1,8 @@
 """The kept pieces added for the AEC loop's speed (issue 32 item 6) against builds from scratch.
 
-- dominoes: the layout's board is kept and written in place by each play (only the arm played
-  on in a line, every arm with spinners): after every step it must equal one built from the
-  state's plays and layout, for every layout family;
+- dominoes: the observer keeps the layout's board and writes it in place from each play (only
+  the arm played on in a line, every arm with spinners): after every step it must equal one
+  built from the state's plays and layout, for every layout family;
 - Card Muggins: the table's pieces are kept laid out for seat 0 and rotated per observer by an
   index: every player's observation must equal one built with nothing kept, for 3-7 players;
 - Michigan: the second player observed in a hand gets every seat's view built at once (one
@@ -60,8 +60,9 @@ def test_dominoes_kept_board_equals_a_fresh_build(options):
 
     def check(env):
         state = env.kernel_state
-        if state._board is not None:
-            np.testing.assert_array_equal(state._board, state._board_view())
+        seen = state.seen
+        if seen is not None and seen.board is not None:
+            np.testing.assert_array_equal(seen.board, seen.build_board())
         for p in range(state.n):
             np.testing.assert_array_equal(state.observation(p), fresh_observation(state, p))
 

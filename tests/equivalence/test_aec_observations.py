@@ -23,6 +23,7 @@ import pytest
 
 import muggins_env
 from muggins_env.kernel.game import legal_mask
+from muggins_env.kernel.observer import Observer
 from tests.equivalence.test_fast_paths import reference_cribbage_observation
 
 CONFIGS = [
@@ -49,6 +50,8 @@ def fresh_observation(state, player: int) -> np.ndarray:
     for kept in ("seen", "_board"):  # whatever the game keeps between steps (its observer)
         if kept in copy.__dict__:
             setattr(copy, kept, None)
+    if isinstance(getattr(copy, "seen", None), Observer):  # an observer the clone copied
+        copy.seen = None
     return copy.observation(player)
 
 

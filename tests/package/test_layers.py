@@ -269,7 +269,7 @@ def test_the_core_makes_spec_agents_by_the_agents_factory(monkeypatch):
 
 #: the games whose observation is an observer beside the rules (``games/<module>/observation.py``;
 #: issue 46, item 3): the module of the game in ``muggins_env.games.GAMES``
-OBSERVED = ["cribbage", "michigan", "muggins_cards"]
+OBSERVED = ["cribbage", "dominoes", "michigan", "muggins_cards"]
 
 
 def _state_class(tree: ast.Module) -> ast.ClassDef:

@@ -12,6 +12,7 @@ from .layout import (
            play_score,
            round_to,
 )
+from .observation import DominoesObserver
 from .rules import FACTS, LEAD_SLOT, PLAY, DominoesGame, DominoesState
 
 __all__ = [
@@ -31,6 +32,9 @@ __all__ = [
            "round_to",
 ]
 
+
+#: the observation module reads the rules' phases, so the two meet here
+DominoesGame.observer_cls = DominoesObserver
 
 #: the game's one declaration (muggins_env.kernel.declaration; docs/design.md, "Adding a game")
 DECLARATION = GameDeclaration(

@@ -372,6 +372,8 @@ class Layout:
 
     # -- counting -----------------------------------------------------------------------------
     def compute_count(self) -> int:
+        if self.mode == LINE:
+            return self._line_count()
         c = 0
         pip, length, node, root = self.pip, self.length, self.node, self.root_lead
         for k in range(1, self.next_arm):
@@ -385,6 +387,20 @@ class Layout:
             elif self.node_free[i]:
                 c += 2 * p
         return c
+
+    def _line_count(self) -> int:
+        """A line's count: its two ends, each a crosswise double's total while its free side is
+        the end (a double lead: both ends, counted once), else the end's pip (the bare half of a
+        non-double lead included). A line's only doubles with a free side are at its ends."""
+        node, node_pip = self.node, self.node_pip
+        n1, n2 = node[1], node[2]
+        if n1 >= 0 and n1 == n2:
+            return 2 * node_pip[n1]
+        return ((2 * node_pip[n1] if n1 >= 0 else self._bare_end(1))
+                + (2 * node_pip[n2] if n2 >= 0 else self._bare_end(2)))
+
+    def _bare_end(self, arm: int) -> int:
+        return self.pip[arm] if self.length[arm] or self.root_lead[arm] else 0
 
     def end_kind(self, arm: int) -> tuple[bool, bool, bool]:
         """For an open arm: (its end is a crosswise double that counts its total pips,

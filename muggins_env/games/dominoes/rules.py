@@ -29,14 +29,13 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...kernel.cards import check_all_once
-from ...kernel.game import TERMINAL, Game, GameFacts, State, legal_mask, piece_offsets, pile_order
+from ...kernel.game import TERMINAL, Game, GameFacts, State, piece_offsets, pile_order
 from ...kernel.options import Option, int_range
 from ...kernel.rewards import quiet_rewards, win_loss_rewards
 from ...kernel.seats import opponents_clockwise, team_of
 from ...kernel.tiles import HALVES, WEIGHT, format_tile, num_tiles, parse_tile
 from .layout import (
     LAYOUT_NAMES,
-    LINE,
     PRESETS,
     SCORINGS,
     SPINNERS,
@@ -49,21 +48,26 @@ from .layout import (
     play_score,
     prime_bonus,
 )
+from .phases import (
+    ANNOUNCE_PHASE,
+    EXTRA_EARNED,
+    EXTRA_NAMES,
+    EXTRA_OFFERED,
+    LEAD_SLOT,
+    NO_EXTRA,
+    OVER,
+    PHASE_NAMES,
+    PLAY,
+    PLAY_PHASE,
+    RESPOND_PHASE,
+)
+from .speed import SharedMasks
 
 FACTS = GameFacts(name="muggins_dominoes_v0", long_name="Muggins dominoes (All Fives family)",
                   min_players=2, max_players=4, zero_sum=True, min_utility=-1.0, max_utility=1.0)
 
-# -- action indices (offsets; the play block starts at 0) --------------------------------------
-PLAY = 0  # + tile * num_slots + slot
-LEAD_SLOT = 0  # slot of the first tile of a hand
-# PASS, ANNOUNCE, ACCEPT, MUGGINS depend on the configuration: Game.PASS etc. (see action_layout)
-
-# -- phases ----------------------------------------------------------------------------------------
-PLAY_PHASE, ANNOUNCE_PHASE, RESPOND_PHASE, OVER = 0, 1, 2, 3
-PHASE_NAMES = ("play", "announce", "respond", "over")
-# the extra play (extra_play=True): none, earned by the play being settled, offered to the player
-NO_EXTRA, EXTRA_EARNED, EXTRA_OFFERED = 0, 1, 2
-EXTRA_NAMES = ("none", "earned", "offered")
+# PASS, ANNOUNCE, ACCEPT, MUGGINS depend on the configuration: Game.PASS etc. (see action_layout);
+# the play block (PLAY, LEAD_SLOT), the phases and the extra play's states are in ``phases``
 
 #: double-2 and double-3 are research sizes (small enough for exact exploitability through the
 #: OpenSpiel bridge, ``muggins_env.openspiel``); 6 is the default
@@ -203,31 +207,14 @@ class DominoesGame(Game):
         # a hand: at most num_tiles plays, each with an announcement and n-1 responses, and
         # fewer than n passes between two plays
         self.max_game_length = self.max_hands * t * (2 * n + 1)
-        o_ = {}
-        o_["hand"] = t  # own tiles
-        o_["played"] = t  # tiles on the layout
-        o_["lead_needed"] = 1  # the layout is empty: the next play is the lead
-        o_["arms"] = self.num_arms * (s + 5)  # per arm: open, pip one-hot, crosswise, spinner, spinner counts
-        o_["count"] = 1  # count / max_count
-        o_["scores"] = self.num_sides  # per relative side (own first): min(score / target, 1)
-        o_["tiles"] = n  # per relative seat: tiles in hand / num_tiles
-        o_["drawn"] = n  # per relative seat: tiles drawn this hand / num_tiles
-        o_["boneyard"] = 1  # boneyard size / num_tiles
-        o_["phase"] = 3  # play, announce, respond
-        o_["mover"] = n  # relative seat whose turn it is (who played, during announce/respond)
-        o_["to_act"] = n  # relative seat to decide now
-        o_["announcement"] = self.max_announcement + 1  # one-hot, during respond
-        if self.knocking:
-            o_["knock_choice"] = 1  # (to the player to act only) one cannot play: knock or draw
-            o_["knocker"] = n  # relative seat of the knocker while a knock awaits its forced scoring play
-        if self.extra_play:
-            o_["extra"] = 1  # the player to act may make the extra play (or stop)
+        o_ = self.observer_cls.layout(self)  # the observation module declares the pieces
         self.observation_layout = o_
         self.observation_size = sum(o_.values())
+        self.masks = SharedMasks(self.num_actions)  # speed.py: the legal masks, kept read-only
         #: readable name of every action (plays without the state's open pip)
         self.action_names = [self._name(a) for a in range(self.num_actions)]
         #: where each named piece of the observation starts
-        self.observation_offsets, self.obs_at = piece_offsets(o_)
+        self.observation_offsets = piece_offsets(o_)[0]
         #: the state array's pieces beyond every seat's observation (``State.state_array``):
         #: the boneyard's tiles in order (``kernel.pile_order``: the top 1)
         self.hidden_layout = {"boneyard": self.num_tiles}
@@ -347,11 +334,13 @@ class DominoesState(State):
                 self.record["redeals"] += 1
                 self._deal()
         self._dealt = ([list(h) for h in self.hands], self.boneyard[::-1])  # boneyard top first
+        seen = self.seen
+        if seen is not None:
+            seen.new_hand()
         self.hand_no += 1
         self.drawn = [0] * n
         self.layout = Layout(g.variant.layout, g.variant.sniff, g.num_arms)
         self.plays: list[tuple[int, int, int]] = []  # (seat, tile, slot) in order
-        self._board: np.ndarray | None = None  # see observation()
         self.review: list[int] | None = None  # [mover, announced, true score, responder index]
         self.true_score = 0
         self.knock: list[int] | None = None  # [knocker, skipped, forced] while a forced scoring play is due
@@ -462,7 +451,7 @@ class DominoesState(State):
         return list(self._legal) if self.phase != OVER else []
 
     def legal_actions_mask(self) -> np.ndarray:
-        return legal_mask(self.game.num_actions, self._legal if self.phase != OVER else ())
+        return self.game.masks.of(self._legal if self.phase != OVER else ())
 
     def apply(self, action: int) -> None:
         # the shared guard for a plain legal int without building the mask; anything else (and
@@ -544,8 +533,9 @@ class DominoesState(State):
         else:
             lay.place(tile, slot)
         self.plays.append((seat, tile, slot))
-        if self._board is not None:
-            self._board_play(self._board, tile, slot)
+        seen = self.seen
+        if seen is not None:
+            seen.played(tile, slot)
         self.true_score = g.score_table[lay.count]
         # with extra_play a double or a scoring play earns one more tile (not after the extra one)
         if g.extra_play and not was_extra and (self.true_score > 0 or HALVES[tile][0] == HALVES[tile][1]):
@@ -694,102 +684,6 @@ class DominoesState(State):
     def relative_sides(self, player: int) -> list[int]:
         """Side indices as seen from ``player``: own side first, then clockwise."""
         return list(self.game.relative_sides[player])
-
-    # The layout's pieces of the observation (the tiles played, the lead, the open arms) are
-    # the same for every player and change only with a play: kept in ``_board`` once built
-    # (by the first observation of a hand), updated in place by each play (``_board_play``),
-    # dropped by each new hand, then copied under the rest.
-    def observation(self, player: int) -> np.ndarray:
-        g, n = self.game, self.n
-        at = g.obs_at
-        t = g.num_tiles
-        board = self._board
-        if board is None:
-            board = self._board = self._board_view()
-        obs = board.copy()
-        for tile in self.hands[player]:  # own tiles start at 0
-            obs[tile] = 1.0
-        phase = self.phase
-        if phase != OVER:
-            obs[at.phase + phase] = 1.0
-            obs[at.mover + (self.player - player) % n] = 1.0
-            if phase == RESPOND_PHASE:
-                r = self.review
-                obs[at.to_act + (g.responders[r[0]][r[3]] - player) % n] = 1.0
-                obs[at.announcement + r[1]] = 1.0
-            else:
-                obs[at.to_act + (self.player - player) % n] = 1.0
-            if g.knocking:
-                if player == self.player and self._legal[0] == g.KNOCK:  # seen by the chooser only
-                    obs[at.knock_choice] = 1.0
-                if self.knock is not None:
-                    obs[at.knocker + (self.knock[0] - player) % n] = 1.0
-            if self.extra == EXTRA_OFFERED:
-                obs[at.extra] = 1.0
-        # the scalars are contiguous: count, scores, tiles, drawn, boneyard
-        target, scores = g.target, self.scores
-        values = [self.layout.count / g.max_count]
-        for side in g.relative_sides[player]:
-            values.append(min(scores[side] / target, 1.0))
-        seats = g.relative_seats[player]
-        hands, drawn = self.hands, self.drawn
-        for s in seats:
-            values.append(len(hands[s]) / t)
-        for s in seats:
-            values.append(drawn[s] / t)
-        values.append(len(self.boneyard) / t)
-        i = at.count
-        obs[i:i + len(values)] = values
-        return obs
-
-    def _board_view(self) -> np.ndarray:
-        """The observation with only the layout's pieces written: the tiles played, the lead
-        still to make, and each open arm (its pip, a crosswise double, a spinner, whether it counts)."""
-        g = self.game
-        at = g.obs_at
-        board = np.zeros(g.observation_size, dtype=np.float32)
-        i = at.played
-        for _, tile, _ in self.plays:
-            board[i + tile] = 1.0
-        if self.layout.lead < 0:
-            board[at.lead_needed] = 1.0
-        for k in self.layout.open_arms:
-            self._write_arm(board, k)
-        return board
-
-    def _write_arm(self, board: np.ndarray, k: int) -> None:
-        """Write open arm ``k``'s piece (open, its pip, crosswise, spinner, the spinner counts)."""
-        g, lay = self.game, self.layout
-        sm = g.set_max
-        j = g.obs_at.arms + (k - 1) * (sm + 5)
-        board[j] = 1.0
-        board[j + 1 + lay.pip[k]] = 1.0
-        crosswise, spinner, counts = lay.end_kind(k)
-        if crosswise:
-            board[j + sm + 2] = 1.0
-        if spinner:
-            board[j + sm + 3] = 1.0
-        if counts:
-            board[j + sm + 4] = 1.0
-
-    def _board_play(self, board: np.ndarray, tile: int, slot: int) -> None:
-        """The kept board after ``tile`` was played at ``slot``. In a line only the arm played
-        on changes (a lead opens both); with spinners a play may open arms or change what
-        another arm's spinner counts, so every arm is written again."""
-        g = self.game
-        at = g.obs_at
-        board[at.played + tile] = 1.0
-        width = g.set_max + 5
-        if slot == LEAD_SLOT:
-            board[at.lead_needed] = 0.0
-        if slot != LEAD_SLOT and g.variant.layout == LINE:
-            j = at.arms + (slot - 1) * width
-            board[j:j + width] = 0.0
-            self._write_arm(board, slot)
-            return
-        board[at.arms:at.arms + g.num_arms * width] = 0.0
-        for k in self.layout.open_arms:
-            self._write_arm(board, k)
 
     def phase_name(self) -> str:
         return PHASE_NAMES[self.phase]
@@ -945,7 +839,7 @@ class DominoesState(State):
         c.drawn = self.drawn[:]
         c.scores = self.scores[:]
         c.layout = self.layout.copy()
-        c._board = self._board.copy() if self._board is not None else None  # kept, written in place
+        c.seen = self.seen.clone_for(c) if self.seen is not None else None
         c.plays = self.plays[:]
         c.review = self.review[:] if self.review else None
         c.knock = self.knock[:] if self.knock else None
