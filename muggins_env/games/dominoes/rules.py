@@ -410,14 +410,11 @@ class DominoesState(State):
         knocking, a player who could draw first chooses between knocking and drawing)."""
         self.player = seat
         self.phase = PLAY_PHASE
-        plays = self._plays_of(seat)  # empty exactly when no tile matches an open end
-        if not plays:
+        plays = self._turn_choices(seat, may_knock)
+        if not plays:  # no tile matches an open end and no knock: draw
             bits = self.layout.open_bits
             hand = self.hands[seat]
             reserve = self.game.reserve
-            if may_knock and self.game.knocking and len(self.boneyard) > reserve:
-                self._legal = [self.game.KNOCK, self.game.DRAW]
-                return
             playable = False
             while len(self.boneyard) > reserve:
                 t = self.boneyard.pop()
@@ -434,6 +431,18 @@ class DominoesState(State):
                 return
             plays = self._plays_of(seat)
         self._legal = plays
+
+    def _turn_choices(self, seat: int, may_knock: bool) -> list[int]:
+        """A turn's legal actions before any draw: the seat's plays; with none, knock or draw
+        where knocking allows it (and ``may_knock``); else none (the seat must draw)."""
+        plays = self._plays_of(seat)  # empty exactly when no tile matches an open end
+        if not plays and may_knock and self.game.knocking and len(self.boneyard) > self.game.reserve:
+            return [self.game.KNOCK, self.game.DRAW]
+        return plays
+
+    def _extra_choices(self, seat: int) -> list[int]:
+        """The extra play's legal actions: a play (never of the last tile) or stop."""
+        return (self._plays_of(seat) if len(self.hands[seat]) > 1 else []) + [self.game.STOP]
 
     def _next_turn(self) -> None:
         self._begin_turn((self.player + 1) % self.n)
@@ -577,14 +586,13 @@ class DominoesState(State):
             return
         if self.extra == EXTRA_EARNED:
             self.extra = NO_EXTRA
-            if len(self.hands[seat]) > 1:  # the extra tile may not be the player's last
-                plays = self._plays_of(seat)
-                if plays:
-                    self.player = seat
-                    self.phase = PLAY_PHASE
-                    self.extra = EXTRA_OFFERED
-                    self._legal = plays + [self.game.STOP]
-                    return
+            choices = self._extra_choices(seat)
+            if len(choices) > 1:  # a play besides stop
+                self.player = seat
+                self.phase = PLAY_PHASE
+                self.extra = EXTRA_OFFERED
+                self._legal = choices
+                return
         self._next_turn()
 
     # -- end of hand and game -------------------------------------------------------------------------
@@ -882,15 +890,10 @@ class DominoesState(State):
         a knock forces, reverts the knock)."""
         g, seat = self.game, self.player
         if self.extra == EXTRA_OFFERED:
-            return (self._plays_of(seat) if len(self.hands[seat]) > 1 else []) + [g.STOP]
+            return self._extra_choices(seat)
         if self.knock is not None:
             return self._scoring_plays(seat) or [g.PASS]
-        plays = self._plays_of(seat)
-        if plays:
-            return plays
-        if self._legal[0] == g.KNOCK:
-            return [g.KNOCK, g.DRAW]
-        return [g.PASS]
+        return self._turn_choices(seat, may_knock=self._legal[0] == g.KNOCK) or [g.PASS]
 
 
 __all__ = ["FACTS", "LEAD_SLOT", "PHASE_NAMES", "PLAY", "DominoesGame", "DominoesState"]
