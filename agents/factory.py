@@ -39,7 +39,7 @@ def _parse_value(text: str) -> Any:
 
 
 #: the settings of ``search:N,key=value,...``
-SEARCH_SETTINGS = ("budget", "z", "max_candidates", "horizon", "policy", "rollout", "prior", "value")
+SEARCH_SETTINGS = ("budget", "z", "max_candidates", "horizon", "policy", "rollout", "prior", "value", "worlds")
 #: ``value=``: how a rollout is valued (``rollout``: the game's evaluator, the default; ``table``:
 #: the position reached at the end of the deal, by the shipped position values: the evaluator its
 #: game's declaration names as ``table_evaluator``)
@@ -55,15 +55,17 @@ search:N,policy=SPEC[,rollout=policy|heuristic][,prior=heuristic|policy|hybrid] 
     e.g. search:200,policy=zoo:cribbage_v0   search:200,policy=zoo:cribbage_v0,rollout=heuristic,prior=policy
 search:N,value=table   cribbage (2 players or 4), dominoes (2 players, 4 in partnerships, default game):
     each rollout stops at the end of the deal (hand) and is valued by the position reached (the chance
-    to win from the shipped position values), not by its points"""
+    to win from the shipped position values), not by its points
+search:N,worlds=inferred   the worlds also keep what the public moves showed (dominoes: a seat that drew
+    or passed held no tile matching the ends then); worlds=uniform (the default) re-deals by counts alone"""
 
 
 def _check_search_choices(spec: str, kwargs: dict) -> None:
     """The guided search's settings: ``policy`` an agent spec of a kind that plays from
     observations, ``rollout`` and ``prior`` one of their choices (clear errors naming them)."""
-    from muggins_env.agents.search import POLICY_KINDS, PRIORS, ROLLOUTS
+    from muggins_env.agents.search import POLICY_KINDS, PRIORS, ROLLOUTS, WORLDS
 
-    for key, allowed in (("rollout", ROLLOUTS), ("prior", PRIORS), ("value", SEARCH_VALUES)):
+    for key, allowed in (("rollout", ROLLOUTS), ("prior", PRIORS), ("value", SEARCH_VALUES), ("worlds", WORLDS)):
         if key in kwargs and kwargs[key] not in allowed:
             raise ValueError(f"agent spec {spec!r}: search setting {key}={kwargs[key]!r} is not allowed; "
                              f"allowed: {', '.join(allowed)}")

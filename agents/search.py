@@ -24,6 +24,10 @@ determinised states from the sampler. Options (spec ``search:N`` or ``make_agent
 ``horizon`` (decisions per rollout, default per game). ``search:N,value=table`` (cribbage):
 the evaluator values each rollout by the chance to win from the position reached at the end of
 the deal (``position_values``), not by its points; the agent's name carries the setting.
+``search:N,worlds=inferred``: the worlds are drawn by ``state.resample_inferred`` (the harness
+hands it as ``info["resample"]`` to an agent with ``inferred_worlds``), which also keeps what the
+public moves showed (in dominoes, the tiles a seat that drew or passed could not hold); the
+default ``worlds=uniform`` is ``resample_hidden``'s re-deal.
 
 Policy-guided search (spec ``search:N,policy=<agent spec>[,rollout=policy|heuristic]
 [,prior=heuristic|policy|hybrid]``, ``make_agent`` kwargs ``policy``, ``rollout``, ``prior``): the
@@ -71,6 +75,9 @@ from muggins_env.decision import agent_action
 #: values of the search settings that name a choice
 ROLLOUTS = ("heuristic", "policy")
 PRIORS = ("heuristic", "policy", "hybrid")
+#: how the worlds are drawn: ``uniform`` (``resample_hidden``: every hidden card anywhere it could
+#: be by counts) or ``inferred`` (``resample_inferred``: also where the public moves allow it)
+WORLDS = ("uniform", "inferred")
 #: agent kinds that may guide the search
 POLICY_KINDS = ("zoo", "ppo", "rllib", "heuristic", "random")
 
@@ -127,13 +134,15 @@ class SearchAgent:
     def __init__(self, game: Any, heuristic: Any, evaluator: Evaluator | None = None, budget: int = 200,
                  max_candidates: int = 6, z: float = 1.0, horizon: int | None = None,
                  policy: Any = None, rollout: str | None = None, prior: str = "heuristic",
-                 policy_spec: str | None = None) -> None:
+                 policy_spec: str | None = None, worlds: str = "uniform") -> None:
         if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 1:
             raise ValueError(f"search budget={budget!r} is not allowed: rollouts per decision, an int >= 1")
         if rollout is None:
             rollout = "policy" if policy is not None else "heuristic"
         if rollout not in ROLLOUTS:
             raise ValueError(f"search rollout={rollout!r} is not allowed; allowed: {', '.join(ROLLOUTS)}")
+        if worlds not in WORLDS:
+            raise ValueError(f"search worlds={worlds!r} is not allowed; allowed: {', '.join(WORLDS)}")
         if prior not in PRIORS:
             raise ValueError(f"search prior={prior!r} is not allowed; allowed: {', '.join(PRIORS)}")
         if policy is None and (rollout == "policy" or prior in ("policy", "hybrid")):
@@ -166,6 +175,9 @@ class SearchAgent:
         setting = getattr(self.evaluator, "setting", None)  # an evaluator chosen by a spec setting
         if setting:
             name += f",{setting}"
+        self.inferred_worlds = worlds == "inferred"  # the harness hands it resample_inferred
+        if self.inferred_worlds:
+            name += ",worlds=inferred"
         self.name = name
         self._roller = _RolloutPolicy(policy) if rollout == "policy" else heuristic
         self._streams = (ReplayStream(), ReplayStream())

@@ -9,7 +9,8 @@ what to hand ``agent.act(observation, action_mask, rng, info)`` (the protocol is
 - ``info``: None when the agent needs neither the readable view (``needs_info``, default True),
   the sampler (``needs_sampler``) nor the decision in words (``needs_text``); else the dict
   ``{"view", "action_mask", "seat", "phase"}`` with ``"resample"`` (``resample(rng)`` =
-  ``state.resample_hidden(p, rng)``) for ``needs_sampler`` and ``"text"``
+  ``state.resample_hidden(p, rng)``, or ``state.resample_inferred(p, rng)`` for an agent with
+  ``inferred_worlds`` True) for ``needs_sampler`` and ``"text"``
   (``text_view(state, p, history)``) for ``needs_text``. ``SeatEnv`` documents the bare view for
   an agent that needs only the view (``bare_view=True``); ``player_view(info)`` reads either.
 
@@ -46,7 +47,10 @@ def agent_inputs(agent: Any, state: State, p: int, mask: np.ndarray, history: Hi
             info = {"view": view, "action_mask": mask, "seat": p, "phase": state.phase_name()}
             if needs_sampler:
                 source = state.clone() if snapshot else state
-                info["resample"] = lambda rng, s=source, q=p: s.resample_hidden(q, rng)
+                if getattr(agent, "inferred_worlds", False):
+                    info["resample"] = lambda rng, s=source, q=p: s.resample_inferred(q, rng)
+                else:
+                    info["resample"] = lambda rng, s=source, q=p: s.resample_hidden(q, rng)
             if needs_text:
                 seen = history() if callable(history) else history
                 info["text"] = text_view(state, p, seen or ())

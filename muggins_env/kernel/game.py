@@ -307,3 +307,10 @@ class State:
         ``player`` knows: cards seen played or shown stay, counts stay, and
         ``observation(player)`` is unchanged. Used by search agents and the leak test."""
         raise NotImplementedError
+
+    def resample_inferred(self, player: int, rng: np.random.Generator) -> State:
+        """``resample_hidden``, keeping also what the public moves imply about hidden cards
+        (a dominoes player who drew held no tile that fit; a cribbage player who said go held
+        no card that fit), for ``search:N,worlds=inferred``. A game without such inferences
+        re-deals as ``resample_hidden`` does."""
+        return self.resample_hidden(player, rng)

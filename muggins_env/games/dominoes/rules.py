@@ -339,6 +339,9 @@ class DominoesState(State):
             seen.new_hand()
         self.hand_no += 1
         self.drawn = [0] * n
+        # public facts for ``resample_inferred``: (seat, open pip bits, tiles drawn, drew a
+        # playable tile, plays before it) each time a seat could not play (a tuple: clones share it)
+        self.record["cannot_play"] = ()
         self.layout = Layout(g.variant.layout, g.variant.sniff, g.num_arms)
         self.plays: list[tuple[int, int, int]] = []  # (seat, tile, slot) in order
         self.review: list[int] | None = None  # [mover, announced, true score, responder index]
@@ -416,13 +419,16 @@ class DominoesState(State):
             hand = self.hands[seat]
             reserve = self.game.reserve
             playable = False
+            drawn = 0
             while len(self.boneyard) > reserve:
                 t = self.boneyard.pop()
                 hand.append(t)
-                self.drawn[seat] += 1
+                drawn += 1
                 if TILE_BITS[t] & bits:
                     playable = True
                     break
+            self.drawn[seat] += drawn
+            self.record["cannot_play"] += ((seat, bits, drawn, playable, len(self.plays)),)
             if not playable:
                 if not any(self._can_play(s) for s in range(self.n)):
                     self._end_hand_blocked()
@@ -430,6 +436,8 @@ class DominoesState(State):
                 self._legal = [self.game.PASS]
                 return
             plays = self._plays_of(seat)
+        elif self.game.knocking and plays[0] == self.game.KNOCK:  # cannot play: knock or draw
+            self.record["cannot_play"] += ((seat, self.layout.open_bits, 0, False, len(self.plays)),)
         self._legal = plays
 
     def _turn_choices(self, seat: int, may_knock: bool) -> list[int]:
@@ -882,6 +890,93 @@ class DominoesState(State):
         if c.phase == PLAY_PHASE and c.player != player and keep < 0:
             c._legal = c._redecide()
         return c
+
+    def resample_inferred(self, player: int, rng: np.random.Generator) -> DominoesState:
+        """``resample_hidden``'s re-deal, keeping also what each seat's turns without a play
+        showed: a seat that could not play held no tile matching an open end, nor did the tiles
+        it drew and kept; so a tile it still holds from before avoids every end it has been void
+        in since (``cannot_play_constraints``). Seats are dealt such tiles first (the most
+        constrained first), then the rest at random; the boneyard is what is left, shuffled."""
+        events = self.record["cannot_play"]
+        if not any(e[0] != player for e in events):  # nobody else has failed to play: nothing to keep
+            return self.resample_hidden(player, rng)
+        c = self.clone()
+        others = [s for s in range(self.n) if s != player]
+        constraints = {s: self.cannot_play_constraints(s) for s in others}
+        tiles = [t for s in others for t in c.hands[s]] + c.boneyard
+        for _ in range(8):  # a greedy deal can strand a seat's voids; deal again (rarely needed)
+            pool = rng.permutation(tiles).tolist()
+            met = self._deal_inferred(c, pool, others, constraints)
+            if met:
+                break
+        if c.phase == PLAY_PHASE and c.player != player:
+            c._legal = c._redecide()
+        return c
+
+    @staticmethod
+    def _deal_inferred(c: DominoesState, pool: list[int], others: list[int],
+                       constraints: dict[int, list[tuple[int, int]]]) -> bool:
+        """Deal ``pool`` (in its order) to ``others``' hands in ``c``, each seat's constrained
+        tiles first, the rest to the boneyard; False when some void could not be met."""
+        taken = set()
+        met = True
+        # the most constrained seat first: the fewest tiles free of its latest void
+        order = sorted(others, key=lambda s: (sum(1 for t in pool if not TILE_BITS[t] & constraints[s][-1][0])
+                                              if constraints[s] else len(pool)))
+        for s in order:
+            h = len(c.hands[s])
+            hand: list[int] = []
+            for void, exceptions in constraints[s]:  # oldest (widest void) first
+                need = h - exceptions
+                for t in pool:
+                    if len(hand) >= need:
+                        break
+                    if t not in taken and not TILE_BITS[t] & void:
+                        hand.append(t)
+                        taken.add(t)
+                met = met and len(hand) >= min(need, h)
+            for t in pool:  # the rest: free (or, where a void could not be met, relaxed)
+                if len(hand) >= h:
+                    break
+                if t not in taken:
+                    hand.append(t)
+                    taken.add(t)
+            c.hands[s] = hand
+        c.boneyard = [t for t in pool if t not in taken]
+        return met
+
+    def cannot_play_constraints(self, seat: int) -> list[tuple[int, int]]:
+        """What this hand's public moves say of ``seat``'s tiles: ``[(void, exceptions), ...]``
+        oldest first, each meaning "all but at most ``exceptions`` of the tiles the seat holds
+        have no pip in the bit set ``void``". Each time the seat could not play (a draw, a pass,
+        a knock) every tile it held matched no open end ``E``, and the tiles it then drew did
+        not either, except the playable last one; a tile held then and still held has missed
+        every later ``E`` too, so older entries widen (``void |= E``) and count the tiles
+        drawn since as exceptions; a later play of a tile with a pip in ``void`` must have
+        been one of those exceptions."""
+        events = [e for e in self.record["cannot_play"] if e[0] == seat]
+        if not events:
+            return []
+        entries: list[list[int]] = []
+        ei = 0
+        for i, (s, tile, _slot) in enumerate(self.plays):
+            while ei < len(events) and events[ei][4] <= i:
+                _, bits, drawn, playable, _ = events[ei]
+                for e in entries:
+                    e[0] |= bits
+                    e[1] += drawn
+                entries.append([bits, 1 if playable else 0])
+                ei += 1
+            if s == seat:
+                for e in entries:
+                    if TILE_BITS[tile] & e[0] and e[1] > 0:
+                        e[1] -= 1
+        for _, bits, drawn, playable, _ in events[ei:]:
+            for e in entries:
+                e[0] |= bits
+                e[1] += drawn
+            entries.append([bits, 1 if playable else 0])
+        return [(v, k) for v, k in entries]
 
     def _redecide(self) -> list[int]:
         """The mover's decision in a re-dealt world (``resample_hidden``), from their new hand:
