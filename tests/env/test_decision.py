@@ -63,6 +63,16 @@ def test_a_sampler_draws_worlds_of_what_the_seat_knows(decision, bare_view):
     assert world.full_state() == expected.full_state()
 
 
+def test_an_agent_asking_for_inferred_worlds_gets_resample_inferred(decision):
+    state, p, mask = decision
+    calls = []
+    state.resample_inferred = lambda q, rng: calls.append(q) or "inferred world"
+    _, info = agent_inputs(Declares(needs_sampler=True, inferred_worlds=True), state, p, mask)
+    assert info["resample"](np.random.default_rng(1)) == "inferred world" and calls == [p]
+    _, plain = agent_inputs(Declares(needs_sampler=True), state, p, mask)
+    assert plain["resample"](np.random.default_rng(1)) != "inferred world" and calls == [p]
+
+
 def test_a_snapshot_sampler_draws_from_the_state_as_it_was(decision):
     state, p, mask = decision
     _, live = agent_inputs(Declares(needs_sampler=True), state, p, mask)

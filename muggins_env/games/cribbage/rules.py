@@ -176,7 +176,7 @@ class CribbageGame(Game):
 _SLOTS = ("game", "n", "_rng", "_rng_state", "_rng_seed", "scores", "_gain", "winner_side", "loser_side",
           "_zero", "_rewards", "_returns", "deals", "previous_shown", "seen",
           "dealer", "hands", "crib", "starter_card", "pack_crib_card", "_dealt", "laid_away", "starter_cut", "kept",
-          "played", "play_order", "series", "series_ranks", "count", "gone", "last_player", "review",
+          "played", "play_order", "series", "series_ranks", "count", "gone", "go_floor", "last_player", "review",
           "shown", "show_queue", "phase", "player", "_legal_now")
 _slot_values = operator.attrgetter(*_SLOTS)
 
@@ -274,6 +274,9 @@ class CribbageState(State):
         self.series_ranks: list[int] = []
         self.count = 0
         self.gone = [False] * n
+        # public facts for ``resample_inferred``: a seat that could not lay at a count holds only
+        # cards of value above 31 - count for the rest of the play (a tuple: clones share it)
+        self.go_floor = (0,) * n
         self.last_player = -1
         self.review: dict | None = None
         self.shown: list[dict] = []  # settled counts of this deal
@@ -433,6 +436,7 @@ class CribbageState(State):
         seen = self.seen
         if action == GO:
             self.gone[seat] = True
+            self._floor(seat)
             if seen is not None:
                 seen.said_go(seat)
             self._next_in_play(seat)
@@ -459,6 +463,14 @@ class CribbageState(State):
             return
         self._next_in_play(seat)
 
+    def _floor(self, seat: int) -> None:
+        """``seat`` cannot lay at this count: every card it holds is worth more than the room."""
+        floor = 32 - self.count
+        if floor > self.go_floor[seat]:
+            f = list(self.go_floor)
+            f[seat] = floor
+            self.go_floor = tuple(f)
+
     def _reset_series(self, last: int) -> None:
         seen = self.seen
         if seen is not None:
@@ -484,6 +496,7 @@ class CribbageState(State):
                 continue
             if (c == self.last_player and all(VALUE[x] > room for x in hand)
                     and all(gone[o] or not hands[o] for o in range(n) if o != c)):
+                self._floor(c)
                 break  # the last layer cannot continue and nobody else may: go point
             self.player = c
             return
@@ -762,6 +775,18 @@ class CribbageState(State):
         is cut), and the future: later deals come from a fresh generator drawn from ``rng``
         (the true next deals are not known either). Counts stay; everything played, shown or
         held by the player stays."""
+        return self._redeal(player, rng, None)
+
+    def resample_inferred(self, player: int, rng: np.random.Generator) -> CribbageState:
+        """``resample_hidden``'s re-deal, keeping also what the play showed: a seat that could
+        not lay at a count (a go) holds only cards worth more than the room it had
+        (``go_floor``); such seats are dealt first, from the cards that fit."""
+        floors = self.go_floor
+        if not any(f for s, f in enumerate(floors) if s != player):
+            return self._redeal(player, rng, None)
+        return self._redeal(player, rng, floors)
+
+    def _redeal(self, player: int, rng: np.random.Generator, floors: Sequence[int] | None) -> CribbageState:
         c = self.clone()
         # default_rng(seed), built when first used (a search gives its worlds its own stream)
         c._rng, c._rng_state, c._rng_seed = None, None, int(rng.integers(2**63))
@@ -776,9 +801,15 @@ class CribbageState(State):
             known.update(self.crib)
         pool = rng.permutation([x for x in range(NUM_CARDS) if x not in known]).tolist()
         others = [s for s in range(self.n) if s != player]
-        for s in others:
+        for s in (sorted(others, key=lambda q: -floors[q]) if floors else others):
             k = len(self.hands[s])
-            c.hands[s], pool = sorted(pool[:k]), pool[k:]
+            if floors and floors[s]:  # the cards above its floor first; relaxed only if too few remain
+                fit = [x for x in pool if VALUE[x] >= floors[s]][:k]
+                chosen = fit + [x for x in pool if VALUE[x] < floors[s]][:k - len(fit)]
+                taken = set(chosen)
+                c.hands[s], pool = sorted(chosen), [x for x in pool if x not in taken]
+            else:
+                c.hands[s], pool = sorted(pool[:k]), pool[k:]
         if not crib_face_up:
             unseen = len(self.crib) - len(self.laid_away[player])
             fresh, pool = pool[:unseen], pool[unseen:]

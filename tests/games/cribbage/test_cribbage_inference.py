@@ -1,0 +1,79 @@
+"""What a cribbage go tells the others (``go_floor``) and the worlds that keep it
+(``resample_inferred``, the worlds of ``search:N,worlds=inferred``): docs/rules/cribbage.md
+§4.2b's worked play with the facts derived by hand, and seeded games in which the true hands never
+break a fact while the uniform re-deal does."""
+
+import numpy as np
+import pytest
+from muggins_env.agents.factory import make_agent, make_game
+
+from muggins_env.decision import agent_inputs
+from muggins_env.games.cribbage import GO
+from muggins_env.games.cribbage.rules import VALUE
+
+from .test_cribbage_rules import DEALER, FULL_PLAY, PONE, cid, lay_away, make, step
+
+
+def broken(state, seat):
+    floor = state.go_floor[seat]
+    return bool(floor) and any(VALUE[c] < floor for c in state.hands[seat])
+
+
+def test_a_go_sets_the_floor_of_the_cards_still_held():
+    e = make(FULL_PLAY, muggins=False)
+    lay_away(e, ["A♠", "4♠"])
+    lay_away(e, ["A♥", "4♥"])
+    state = e.kernel_state
+    assert state.go_floor == (0, 0)
+    for card in ("K♣", "10♦", "7♣"):
+        step(e, cid(card))
+    step(e, GO)  # the dealer at 27: no card of 4 or less
+    assert state.go_floor == (0, 5)
+    step(e, cid("2♣"))  # 29: the pone, the last to lay, cannot lay its 3 either: a go for 1
+    assert state.go_floor == (3, 5)
+    step(e, cid("9♦"))  # the dealer leads the next series; the pone decides
+    assert state.current_player() == PONE and state.hands[DEALER] == sorted([cid("8♦"), cid("7♦")])
+    rng = np.random.default_rng(0)
+    inferred = [state.resample_inferred(PONE, rng) for _ in range(200)]
+    uniform = [state.resample_hidden(PONE, rng) for _ in range(200)]
+    assert all(min(VALUE[c] for c in w.hands[DEALER]) >= 5 for w in inferred)
+    assert sum(min(VALUE[c] for c in w.hands[DEALER]) < 5 for w in uniform) > 50  # 16 of 40 unseen are A-4
+    for w in inferred:
+        assert np.array_equal(w.observation(PONE), state.observation(PONE)) and len(w.hands[DEALER]) == 2
+
+
+@pytest.mark.parametrize("opts", [{}, {"muggins": False}, {"num_players": 3}, {"num_players": 4}])
+def test_true_hands_keep_every_floor_and_inferred_worlds_keep_them_too(opts):
+    game = make_game("cribbage_v0", opts)
+    rng = np.random.default_rng(2)
+    facts = worlds = inferred_broken = uniform_broken = 0
+    for seed in range(10):
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            p = state.current_player()
+            for s in range(state.n):
+                facts += state.go_floor[s] > 0
+                assert not broken(state, s), f"the true hand of seat {s} breaks its go floor"
+            w, u = state.resample_inferred(p, rng), state.resample_hidden(p, rng)
+            assert np.array_equal(w.observation(p), state.observation(p))
+            for s in range(state.n):
+                if s != p:
+                    worlds += 1
+                    inferred_broken += broken(w, s)
+                    uniform_broken += broken(u, s)
+            state.apply(int(rng.choice(state.legal_actions())))
+    assert facts > 100 and uniform_broken > 0 and inferred_broken == 0
+
+
+def test_cribbage_search_with_inferred_worlds_plays_legal_moves():
+    agent = make_agent("search:8,worlds=inferred", "cribbage_v0", {"muggins": False})
+    assert agent.name == "search:8,worlds=inferred"
+    state = make_game("cribbage_v0", {"muggins": False}).new_initial_state(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        p = state.current_player()
+        mask = state.legal_actions_mask()
+        obs, info = agent_inputs(agent, state, p, mask)
+        a = agent.act(obs, mask.copy(), rng, info)
+        assert mask[a] == 1
+        state.apply(a)
