@@ -1,7 +1,7 @@
 """Time per move of two agents on the same games (issue 47: "time per move reported for both sides").
 
-Plays ``--games`` games of agent A against agent B (A at seat 0 in even games, at seat 1 in odd
-ones; 2-player games), through the tournament harness's ``play_game`` (forced moves skipped, as
+Plays ``--games`` games of agent A against agent B (A at the even seats in even games, at the odd
+ones in odd games: with 4 in partnerships, a partnership of each), through the tournament harness's ``play_game`` (forced moves skipped, as
 ``muggins-eval`` plays them), and times every ``act`` call of each with this process's CPU time
 (so load from other processes on a shared machine hits neither), reporting milliseconds per
 decision of each. A timing, not a strength test (the games are few):
@@ -41,12 +41,13 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     options = dict(args.opt)
     game = make_game(args.game, options)
-    if game.num_players != 2:
-        raise SystemExit("time_per_move plays 2-player games")
+    n = game.num_players
+    if n % 2:
+        raise SystemExit(f"time_per_move seats the two agents alternately: an even number of players, not {n}")
     timed = [Timed(make_agent(spec, args.game, options), spec, clock=time.process_time) for spec in args.agents]
     for g in range(args.games):
-        seats = timed if g % 2 == 0 else timed[::-1]
-        rngs = [np.random.default_rng((args.seed, g, s)) for s in range(2)]
+        seats = [timed[(s + g) % 2] for s in range(n)]
+        rngs = [np.random.default_rng((args.seed, g, s)) for s in range(n)]
         play_game(game, seats, args.seed * 1000 + g // 2, rngs)
     out = {spec: {"moves": t.moves, "ms_per_move": round(1000 * t.seconds / max(t.moves, 1), 2)}
            for spec, t in zip(args.agents, timed)}
