@@ -58,7 +58,8 @@ search:N,value=table   cribbage (2 players or 4), dominoes (2 players, 4 in part
     to win from the shipped position values), not by its points
 search:N,worlds=inferred   the worlds also keep what the public moves showed (dominoes: a seat that drew
     or passed held no tile matching the ends then; cribbage: a seat that said go holds only cards above
-    the room it had); worlds=uniform (the default) re-deals by counts alone"""
+    the room it had; Michigan: a leader holds no lower card of the suit it led); worlds=uniform (the
+    default) re-deals by counts alone"""
 
 
 def _check_search_choices(spec: str, kwargs: dict) -> None:

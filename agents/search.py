@@ -27,7 +27,7 @@ the deal (``position_values``), not by its points; the agent's name carries the 
 ``search:N,worlds=inferred``: the worlds are drawn by ``state.resample_inferred`` (the harness
 hands it as ``info["resample"]`` to an agent with ``inferred_worlds``), which also keeps what the
 public moves showed (in dominoes, the tiles a seat that drew or passed could not hold; in
-cribbage, the cards a seat that said go could not hold); the
+cribbage, the cards a seat that said go could not hold; in Michigan, the cards below a lead); the
 default ``worlds=uniform`` is ``resample_hidden``'s re-deal.
 
 Policy-guided search (spec ``search:N,policy=<agent spec>[,rollout=policy|heuristic]

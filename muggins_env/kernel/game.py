@@ -311,6 +311,6 @@ class State:
     def resample_inferred(self, player: int, rng: np.random.Generator) -> State:
         """``resample_hidden``, keeping also what the public moves imply about hidden cards
         (a dominoes player who drew held no tile that fit; a cribbage player who said go held
-        no card that fit), for ``search:N,worlds=inferred``. A game without such inferences
+        no card that fit; a Michigan lead is the leader's lowest of its suit), for ``search:N,worlds=inferred``. A game without such inferences
         re-deals as ``resample_hidden`` does."""
         return self.resample_hidden(player, rng)

@@ -57,6 +57,10 @@ for _c, _b in enumerate(BIT_OF_CARD):
 #: the next higher card of the same suit (-1 after an ace)
 NEXT_CARD = [-1 if MRANK[c] == 14 else CARD_OF_BIT[BIT_OF_CARD[c] + 1] for c in range(NUM_CARDS)]
 SUIT_FIELD = 0x1FFF
+#: by card id: the card ids of the same suit ranked below it, and of the other three suits
+_LOWER_IDS = [sum(1 << x for x in range(NUM_CARDS) if SUIT[x] == SUIT[c] and MRANK[x] < MRANK[c])
+              for c in range(NUM_CARDS)]
+_OTHER_SUITS_IDS = [sum(1 << x for x in range(NUM_CARDS) if SUIT[x] != s) for s in range(4)]
 
 # -- the layout -----------------------------------------------------------------------------------
 BOODLE_CARDS = (card_id(1, 2), card_id(13, 0), card_id(12, 1), card_id(11, 3))  # A♥ K♣ Q♦ J♠
@@ -553,20 +557,89 @@ class MichiganState(State):
         """Re-deal every card ``player`` cannot see among the other hands and the widow, each
         keeping its count. Known facts stay: the player's own hand, played cards, the card
         the current follower must play (everyone sees whose turn it is) and the cards a stop
-        has shown to be in the widow. (Inferences from the lowest-card lead rule are not kept.)"""
+        has shown to be in the widow. (What the leads showed is kept by ``resample_inferred``.)"""
         c = self.clone()
-        fixed = {}
-        if c.phase == FOLLOW:
-            fixed[c.need] = c.owner[c.need]
-        for card in range(NUM_CARDS):
-            if c.known_widow >> card & 1:
-                fixed[card] = WIDOW
-        cards = [card for card in range(NUM_CARDS)
-                 if c.owner[card] not in (player, PLAYED) and card not in fixed]
+        cards = self._unknown_cards(player)
         slots = [c.owner[card] for card in cards]
         for card, who in zip(cards, rng.permutation(len(slots)).tolist()):
             c.owner[card] = slots[who]
         c._set_hands()
         c._legal = c._compute_legal()
         return c
+
+    def _unknown_cards(self, player: int) -> list[int]:
+        """The cards ``player`` cannot place: not its own, not played, not the card the
+        follower must play, not shown to be in the widow."""
+        need = self.need if self.phase == FOLLOW else -1
+        return [card for card in range(NUM_CARDS)
+                if self.owner[card] not in (player, PLAYED) and card != need and not self.known_widow >> card & 1]
+
+    def lead_exclusions(self) -> list[int]:
+        """What this hand's leads showed, per seat: a bitmask of card ids the seat cannot hold.
+        A lead is its leader's lowest card of the suit (no lower card of it is held, and cards
+        never come back to a hand), and a leader who leads the suit that just stopped holds no
+        other suit. A play is a lead when it is the hand's first or does not follow the card
+        before it (whose next card, held by nobody, stopped the sequence)."""
+        out = [0] * self.n
+        prev = -1
+        for card, seat in self.played:
+            if prev < 0 or card != NEXT_CARD[prev]:
+                out[seat] |= _LOWER_IDS[card]
+                if prev >= 0 and SUIT[prev] == SUIT[card]:  # the stopped suit again: no other suit held
+                    out[seat] |= _OTHER_SUITS_IDS[SUIT[card]]
+            prev = card
+        return out
+
+    def resample_inferred(self, player: int, rng: np.random.Generator) -> MichiganState:
+        """``resample_hidden``'s re-deal, keeping also what the leads showed
+        (``lead_exclusions``): the cards some owner may not hold go first (the most constrained
+        first), each to a random owner that may hold it, weighted by the room it has left; the
+        other cards then fill the room left at random. Dealt again when a card is stranded
+        (rarely); as ``resample_hidden`` deals when the leads rule out nothing unseen."""
+        excluded = self.lead_exclusions()
+        excluded[player] = 0
+        cards = self._unknown_cards(player)
+        unknown = sum(1 << card for card in cards)
+        if not any(e & unknown for e in excluded):
+            return self.resample_hidden(player, rng)
+        room: dict[int, int] = {}
+        for card in cards:
+            room[self.owner[card]] = room.get(self.owner[card], 0) + 1
+        owners = list(room)
+        ruled = [o for o in owners if o >= 0 and excluded[o] & unknown]
+        constrained = []  # (owners that may hold it, card)
+        free = []
+        for card in cards:
+            if any(excluded[o] >> card & 1 for o in ruled):
+                constrained.append(([o for o in owners if o == WIDOW or not excluded[o] >> card & 1], card))
+            else:
+                free.append(card)
+        constrained.sort(key=lambda x: len(x[0]))
+        k = len(constrained)
+        for _ in range(8):
+            left = dict(room)
+            deal = []
+            draws = rng.random(k).tolist()  # one call: numpy's per-draw cost is the expense here
+            for (options, card), u in zip(constrained, draws):
+                options = [o for o in options if left[o]]
+                if not options:
+                    break
+                x = u * sum(left[o] for o in options)
+                for o in options:  # an owner with room left, weighted by its room
+                    x -= left[o]
+                    if x < 0:
+                        break
+                deal.append((card, o))
+                left[o] -= 1
+            else:
+                slots = [o for o in owners for _ in range(left[o])]
+                c = self.clone()
+                for card, o in deal:
+                    c.owner[card] = o
+                for card, who in zip(free, rng.permutation(len(slots)).tolist()):
+                    c.owner[card] = slots[who]
+                c._set_hands()
+                c._legal = c._compute_legal()
+                return c
+        return self.resample_hidden(player, rng)
 

@@ -129,8 +129,8 @@ def test_search_with_inferred_worlds_is_named_apart_and_plays_legal_moves():
             state.apply(a)
 
 
-def test_games_without_inferences_re_deal_as_resample_hidden():
-    for game_id in ("michigan_v0", "muggins_cards_v0"):
+def test_before_any_fact_and_without_any_the_worlds_are_resample_hiddens():
+    for game_id in ("michigan_v0", "muggins_cards_v0", "cribbage_v0", "muggins_dominoes_v0"):  # at the deal
         state = make_game(game_id).new_initial_state(seed=3)
         p = state.current_player()
         a = state.resample_inferred(p, np.random.default_rng(1))
