@@ -26,6 +26,9 @@ Lowball ("A perder", ``lowball=True``: reaching the target loses) turns every po
   answer of the normal game means nothing); ties lay the lowest value first (LOWBALL_TIE:
   low-first beat high-first by +0.16 mean return over 600 two-player heuristic games).
 - The show is counted automatically (no muggins in lowball).
+
+``heuristic:value=table`` (``heuristic_cribbage_table``) counts the same and ranks the moves by
+the chance to win from the board instead of the points.
 """
 
 from __future__ import annotations
