@@ -40,7 +40,6 @@ from muggins_env.agents.heuristic_cribbage import (
     CribbageHeuristic,
     crib_samples,
     game_table,
-    is_own_crib,
     keep_shows,
     lay_arithmetic,
     lay_terms,
@@ -124,7 +123,6 @@ class CribbageTableHeuristic(CribbageHeuristic):
         unseen, aways, shows = keep_shows(cards, todo, seen)
         hands = histograms(shows)
         need_crib = 4 - todo - len(laid)
-        dealing = is_own_crib(view)
         m = int(self.crib_samples)
         if m and need_crib >= 0:
             owns, scores = crib_samples(sorted(cards + laid), unseen, need_crib, m, rng)
@@ -132,8 +130,8 @@ class CribbageTableHeuristic(CribbageHeuristic):
             cribs = histograms(scores[[row[tuple(sorted(away + tuple(laid)))] for away in aways]])
         else:
             cribs = np.broadcast_to(self.points["crib"], (len(aways), MAX_SHOW))
-        plain = shows.mean(axis=1) + (1.0 if dealing else -1.0) * (cribs @ np.arange(MAX_SHOW))
         need, end, dealing = self.board(view)
+        plain = shows.mean(axis=1) + (1.0 if dealing else -1.0) * (cribs @ np.arange(MAX_SHOW))
         own, other = (self.points["peg_dealer"], self.points["peg_pone"])[::1 if dealing else -1]
         start, won = self.pegging(own, other, need)
         chance = race_chance(np.broadcast_to(start, (len(aways), *start.shape)), self.shows(view, hands, cribs),
@@ -181,11 +179,24 @@ class CribbageTableHeuristic(CribbageHeuristic):
         kept = list(view["hand"]) + [c for s, c in view["play"] if s == seat]
         own_hand = one_hot(fast_score(kept, view["starter"], False)) if len(kept) == 4 else self.points[
             f"hand_{(seat - view['dealer']) % len(view['teams'])}"]
-        events = [(1, replies), *self.shows(view, own_hand, self.points["crib"])]
+        events = [(self.next_side(view), replies), *self.shows(view, own_hand, self.points["crib"])]
         chance = race_chance(start, events, need, end, won)
         lowball = self.lowball
         ranked = [(round(float(c), DIGITS), lay_value(ctx, card, lowball), card) for c, card in zip(chance, cards)]
         return sorted(ranked, reverse=True)
+
+    @staticmethod
+    def next_side(view: dict) -> int:
+        """Whose the next card's points are, as ``play_context`` finds the next player (the
+        first seat on with cards that has not said "go"): 0 the own side when that is a partner
+        (both opponents out of the series), else 1 (with nobody to answer, the plain heuristic's
+        penalty for leaving 5 or 21 still counts against the player, as the other side's)."""
+        seat, n = view["seat"], len(view["hand_sizes"])
+        gone = set(view["gone"])
+        nxt = (seat + 1) % n
+        while (nxt in gone or view["hand_sizes"][nxt] == 0) and nxt != seat:
+            nxt = (nxt + 1) % n
+        return 0 if nxt != seat and view["teams"][nxt] == view["teams"][seat] else 1
 
     def play_values(self, view: dict, legal: Sequence[int]) -> list[tuple[float, int]]:
         return [(c, a) for c, _, a in self.play_ranking(view, legal)]

@@ -262,3 +262,12 @@ def test_masks_respected_in_every_configuration_with_a_table(players, muggins, t
                 assert table.explain(view, np.flatnonzero(mask), a)
             state.apply(a)
         assert asked > 10
+
+
+def test_the_answer_is_the_partners_when_both_opponents_are_out_of_the_series():
+    view = {"seat": 0, "teams": [0, 1, 0, 1], "hand_sizes": [2, 1, 2, 1], "gone": []}
+    assert CribbageTableHeuristic.next_side(view) == 1
+    assert CribbageTableHeuristic.next_side(dict(view, gone=[1, 3])) == 0  # seat 2, the partner, answers
+    assert CribbageTableHeuristic.next_side(dict(view, gone=[1], hand_sizes=[2, 1, 0, 1])) == 1  # seat 3
+    # nobody to answer (two players, the other out): counted as the other side's, as the plain penalty is
+    assert CribbageTableHeuristic.next_side({"seat": 1, "teams": [0, 1], "hand_sizes": [1, 2], "gone": [0]}) == 1
