@@ -3,7 +3,8 @@
 | spec | agent |
 |---|---|
 | ``random`` | uniform over the legal actions (every game) |
-| ``heuristic`` | the game's documented strategy (``agents/heuristic_<game>.py``) |
+| ``heuristic`` | the game's documented strategy (``agents/heuristic_<game>.py``); ``heuristic:value=points`` is the same player |
+| ``heuristic:value=table`` | the heuristic that weighs the chance to win instead of points (``agents/heuristic_cribbage_table.py``): lay-away, play and leads ranked by the side's chance to win through the rest of the deal and the shipped position values at the next deal's start; cribbage with 2 players or 4 in partnerships, not lowball |
 | ``search`` / ``search:N`` | determinised Monte-Carlo over heuristic rollouts, N rollouts per decision (default 200); extra settings as ``search:N,z=0.5,max_candidates=4,horizon=40`` |
 | ``search:N,policy=SPEC`` | policy-guided search: the agent spec ``SPEC`` (``zoo:...``, ``ppo:...``, ``rllib:...``, ``heuristic``, ``random``) plays the rollouts from each seat's observation, mask and view (``rollout=policy``, the default with a policy; ``rollout=heuristic`` keeps the heuristic's); ``prior=policy`` takes the candidates and the kept move from the policy's ranking instead of the heuristic's (``prior=heuristic``, the default); ``prior=hybrid`` keeps the heuristic's candidates, adds the policy's move and keeps it without evidence; e.g. ``search:200,policy=zoo:cribbage_v0`` or ``search:200,policy=zoo:cribbage_v0,rollout=heuristic,prior=policy`` |
 | ``search:N,value=table`` | the search whose rollouts, stopped at the end of the deal (hand), are valued by the shipped position values (``agents/position_values.py``: the chance to win from the position reached) instead of the points: cribbage with 2 or 4 players, Muggins dominoes with 2 or 4 in partnerships |
@@ -27,6 +28,8 @@ from __future__ import annotations
 from muggins_env.agents.base import Agent, HeuristicBase, RandomAgent, player_view, state_sampler
 from muggins_env.agents.factory import (
     AGENT_KINDS,
+    HEURISTIC_SPEC_HELP,
+    HEURISTIC_VALUES,
     SEARCH_SETTINGS,
     SEARCH_SPEC_HELP,
     game_options,
@@ -38,6 +41,8 @@ from muggins_env.agents.factory import (
 
 __all__ = [
     "AGENT_KINDS",
+    "HEURISTIC_SPEC_HELP",
+    "HEURISTIC_VALUES",
     "SEARCH_SETTINGS",
     "SEARCH_SPEC_HELP",
     "SEARCH_VALUES",

@@ -44,6 +44,15 @@ SEARCH_SETTINGS = ("budget", "z", "max_candidates", "horizon", "policy", "rollou
 #: the position reached at the end of the deal, by the shipped position values: the evaluator its
 #: game's declaration names as ``table_evaluator``)
 SEARCH_VALUES = ("rollout", "table")
+#: ``heuristic:value=``: what the heuristic weighs (``points``: expected points, the plain
+#: ``heuristic``; ``table``: the chance to win by the shipped position values, the heuristic its
+#: game's declaration names as ``table_heuristic``)
+HEURISTIC_VALUES = ("points", "table")
+#: the heuristic's spec in a few lines (``muggins-eval --list-agents`` prints it)
+HEURISTIC_SPEC_HELP = """\
+heuristic   the game's rule-based player (expected points); heuristic:value=points is the same player
+heuristic:value=table   cribbage (2 players or 4 in partnerships, not lowball): lay-away and play weigh
+    the chance to win from the board (the shipped position values), not points"""
 #: the search's spec in a few lines (``muggins-eval --list-agents`` prints it)
 SEARCH_SPEC_HELP = """\
 search:N[,z=1.0][,max_candidates=6][,horizon=H]   N heuristic rollouts per decision (default 200)
@@ -131,8 +140,12 @@ def parse_spec(spec: str) -> tuple[str, str, dict[str, Any]]:
             positional = p.strip()
         else:
             raise ValueError(f"agent spec {spec!r}: cannot read {p!r} (use key=value)")
-    if kind in ("random", "heuristic") and (positional or kwargs):
+    if kind == "random" and (positional or kwargs):
         raise ValueError(f"agent spec {spec!r}: {kind} takes no arguments")
+    if kind == "heuristic" and (positional or set(kwargs) - {"value"} or kwargs.get("value", "points")
+                                not in HEURISTIC_VALUES):
+        raise ValueError(f"agent spec {spec!r}: heuristic takes nothing or one setting, value="
+                         f"{'|'.join(HEURISTIC_VALUES)} (e.g. heuristic:value=table)")
     if kind == "search":
         bad = sorted(set(kwargs) - set(SEARCH_SETTINGS))
         if bad:
@@ -156,6 +169,20 @@ def make_heuristic(game_id: str, options: dict | None = None, game: Any = None) 
     game = game if game is not None else make_game(game_id, options)
     cls, _ = _heuristic_parts(game_id)
     return cls(game)
+
+
+def _table_heuristic(spec: str, game_id: str, game: Any) -> HeuristicBase:
+    """``heuristic:value=table``: the heuristic ``game_id``'s declaration names as
+    ``table_heuristic``, or a ValueError naming the games and configurations that have one."""
+    path = declaration(game_id).table_heuristic
+    if path is None:
+        with_tables = [g for g, d in declarations().items() if d.table_heuristic is not None]
+        raise ValueError(f"agent spec {spec!r}: value=table needs position values and a heuristic that reads "
+                         f"them, which exist for {', '.join(with_tables)} only (not {game_id})")
+    try:
+        return load_hook(path)(game)
+    except ValueError as e:
+        raise ValueError(f"agent spec {spec!r}: {e}") from None
 
 
 def make_agent(spec: str, game_id: str, options: dict | None = None) -> Agent:
@@ -189,6 +216,8 @@ def make_agent(spec: str, game_id: str, options: dict | None = None) -> Agent:
 
         return make_llm_agent(spec.strip(), kwargs, game_id, options)
     cls, ev_cls = _heuristic_parts(game_id)
+    if kind == "heuristic" and kwargs.get("value") == "table":
+        return _table_heuristic(spec, game_id, game)
     heuristic = cls(game)
     if kind == "heuristic":
         return heuristic

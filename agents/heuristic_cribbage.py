@@ -26,6 +26,9 @@ Lowball ("A perder", ``lowball=True``: reaching the target loses) turns every po
   answer of the normal game means nothing); ties lay the lowest value first (LOWBALL_TIE:
   low-first beat high-first by +0.16 mean return over 600 two-player heuristic games).
 - The show is counted automatically (no muggins in lowball).
+
+``heuristic:value=table`` (``heuristic_cribbage_table``) counts the same and ranks the moves by
+the chance to win from the board instead of the points.
 """
 
 from __future__ import annotations
@@ -89,25 +92,39 @@ def keep_terms(cards: list[int], discards: int, laid: list[int], known: Sequence
     hand term of each (E[hand] over every unseen starter, as Python floats), the cards the crib
     still needs, the seen cards and each lay-away's own crib cards (sorted)."""
     seen = set(cards) | set(laid) | {int(c) for c in known}
-    unseen = np.array([c for c in range(52) if c not in seen], dtype=np.int32)
-    aways = list(combinations(sorted(cards), discards))
-    keeps = np.array([[c for c in cards if c not in away] for away in aways], dtype=np.int32)
-    hand_ev = score_shows(keeps, unseen[:, None], False).mean(axis=1)  # every keep x every starter
+    unseen, aways, shows = keep_shows(cards, discards, seen)
+    hand_ev = shows.mean(axis=1)
     need = 4 - discards - len(laid)  # crib cards from the others (and the pack with 3 players)
     own_keys = [tuple(sorted(away + tuple(laid))) for away in aways]  # a crib's score ignores order
     return unseen, aways, hand_ev.tolist(), need, tuple(sorted(seen)), own_keys
+
+
+def keep_shows(cards: list[int], discards: int, seen: set[int]) -> tuple[np.ndarray, list, np.ndarray]:
+    """The unseen cards (not in ``seen``), every lay-away of ``discards`` of ``cards`` and the show
+    of the cards each keeps over every unseen starter (``(lay-aways, starters)``)."""
+    unseen = np.array([c for c in range(52) if c not in seen], dtype=np.int32)
+    aways = list(combinations(sorted(cards), discards))
+    keeps = np.array([[c for c in cards if c not in away] for away in aways], dtype=np.int32)
+    return unseen, aways, score_shows(keeps, unseen[:, None], False)  # every keep x every starter
 
 
 def crib_means(pool: list[int], unseen: np.ndarray, need: int, m: int, rng: np.random.Generator) -> dict:
     """E[crib] of every own part of a crib (each ``4 - need`` cards of the sorted ``pool``, the
     player's cards and what it laid already) over ``m`` random completions (``need`` cards and
     the starter) drawn from the unseen cards with ``rng``, shared by all parts."""
+    owns, scores = crib_samples(pool, unseen, need, m, rng)
+    means = scores.sum(axis=1, dtype=np.float64) / m  # = .mean(axis=1): exact sums
+    return dict(zip(owns, means.tolist()))
+
+
+def crib_samples(pool: list[int], unseen: np.ndarray, need: int, m: int,
+                 rng: np.random.Generator) -> tuple[list[tuple[int, ...]], np.ndarray]:
+    """``crib_means``' own parts and the crib score of each over each of its ``m`` completions
+    (``(parts, m)``), drawn the same way."""
     picks = np.argsort(rng.random((m, len(unseen))), axis=1)[:, :need + 1]
     fill = unseen[picks]  # (m, need + 1)
     owns = list(combinations(pool, 4 - need))
-    means = crib_scores(np.array(owns, dtype=np.int32).reshape(len(owns), 4 - need), fill
-                        ).sum(axis=1, dtype=np.float64) / m  # = .mean(axis=1): exact sums
-    return dict(zip(owns, means.tolist()))
+    return owns, crib_scores(np.array(owns, dtype=np.int32).reshape(len(owns), 4 - need), fill)
 
 
 def best_discard(cards: Sequence[int], discards: int, dealer: bool, **kw) -> tuple[int, ...]:
@@ -184,7 +201,7 @@ def lay_arithmetic(ctx: tuple, card: int, with_risk: bool = True) -> tuple[float
     """(points laying ``card`` scores now, the last card included; the expected points of the
     next player's best answer -- each unseen rank weighted by the chance the next player holds
     it, the best answer first (0.0 without ``with_risk``); the count after it)."""
-    ranks, count, unseen_rank, total_unseen, h, cards_left = ctx
+    ranks, count, _, _, _, cards_left = ctx
     new_ranks = (*ranks, RANK_LIST[card])
     new_count = count + VALUE[card]
     key = (new_ranks, new_count)
@@ -198,14 +215,38 @@ def lay_arithmetic(ctx: tuple, card: int, with_risk: bool = True) -> tuple[float
     if cards_left == 1 and new_count != 31:
         pts += 1  # the last card
     risk = 0.0
-    if with_risk and h and new_count < 31:
-        answers = [(p_pts, 1.0 - (1.0 - unseen_rank[r] / total_unseen) ** h) for p_pts, r in terms[1]
-                   if unseen_rank[r]]
-        miss = 1.0
-        for p_pts, p in sorted(answers, reverse=True):  # the best answer first
-            risk += miss * p * p_pts
-            miss *= 1.0 - p
+    if with_risk:
+        for p_pts, chance in reply_chances(ctx, terms[1], new_count):
+            risk += chance * p_pts
     return float(pts), risk, new_count
+
+
+def reply_chances(ctx: tuple, answers: tuple, new_count: int) -> list[tuple[int, float]]:
+    """(points, chance) of each answer the next player may score with after a card that makes
+    ``new_count``: each unseen rank weighted by the chance the next player holds it, the best
+    answer first (the chance that no better one is held times its own); ``answers``: ``_answers``."""
+    _, _, unseen_rank, total_unseen, h, _ = ctx
+    out = []
+    if h and new_count < 31:
+        held = [(p_pts, 1.0 - (1.0 - unseen_rank[r] / total_unseen) ** h) for p_pts, r in answers if unseen_rank[r]]
+        miss = 1.0
+        for p_pts, p in sorted(held, reverse=True):  # the best answer first
+            out.append((p_pts, miss * p))
+            miss *= 1.0 - p
+    return out
+
+
+def lay_terms(ctx: tuple, card: int) -> tuple:
+    """(the points laying ``card`` makes in the series, the next player's possible answers) as
+    ``lay_arithmetic`` reads them (cached)."""
+    ranks, count = ctx[0], ctx[1]
+    new_ranks = (*ranks, RANK_LIST[card])
+    new_count = count + VALUE[card]
+    terms = _LAY_TERMS.get((new_ranks, new_count))
+    if terms is None:
+        lay_arithmetic(ctx, card, with_risk=False)
+        terms = _LAY_TERMS[(new_ranks, new_count)]
+    return terms
 
 
 def lay_value(ctx: tuple, card: int, lowball: bool) -> float:
@@ -525,6 +566,16 @@ class CribbageEvaluator:
         return v
 
 
+def game_table(game, who: str) -> np.ndarray:
+    """The position values of ``game``'s configuration (``position_values.dealer_table``), or a
+    ValueError saying which configurations have them (``who``: the setting asking)."""
+    if game.lowball or game.num_sides != 2:
+        raise ValueError(f"{who}: no position values for cribbage with {game.num_players} "
+                         f"players{' and lowball' if game.lowball else ''}; tables exist for 2 players "
+                         "and 4 (partnerships), not lowball")
+    return dealer_table(game.num_players, game.target, game.muggins)
+
+
 class CribbageTableEvaluator(CribbageEvaluator):
     """``search:N,value=table``: rollouts to the end of the current deal, as the default
     evaluator's, valued by the position reached instead of the points: the player's side's chance
@@ -536,11 +587,7 @@ class CribbageTableEvaluator(CribbageEvaluator):
 
     def __init__(self, game) -> None:
         super().__init__(game)
-        if game.lowball or game.num_sides != 2:
-            raise ValueError(f"search value=table: no position values for cribbage with {game.num_players} "
-                             f"players{' and lowball' if game.lowball else ''}; tables exist for 2 players "
-                             "and 4 (partnerships), not lowball")
-        self.table = dealer_table(game.num_players, game.target, game.muggins)
+        self.table = game_table(game, "search value=table")
 
     def value(self, state, player, marker) -> float:
         if state.is_terminal():

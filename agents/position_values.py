@@ -193,3 +193,58 @@ def dominoes_table(num_players: int = 2) -> np.ndarray:
         raise ValueError(f"no dominoes position values for num_players={num_players!r}; tables exist for 2 "
                          "players and 4 in partnerships (the default variant and target)")
     return _tables("muggins_dominoes_v0")[0][dominoes_key(num_players, DOMINOES_TARGETS[num_players])]
+
+
+# -- within a deal: who reaches the target first, then the table at the next deal's start ---------
+def deal_points(num_players: int = 2) -> dict[str, np.ndarray]:
+    """The heuristic's per-deal point histograms of ``num_players`` cribbage (2 or 4; a share of
+    the deals at 0..29 points each): ``peg_dealer`` and ``peg_pone`` (each side's pegging, his
+    heels with the dealer's), ``hand_k`` (the hand of the seat ``k`` places after the dealer, 0 the
+    dealer) and ``crib`` (``tables/cribbage_deal_points_v0.npz``; ``benchmarks/position_values.py
+    deal-points`` makes it). Standard counting (the heuristic counts truly: muggins is the same)."""
+    if num_players not in PLAYERS:
+        raise ValueError(f"no deal points for num_players={num_players!r}; they exist for {PLAYERS}")
+    prefix = f"p{num_players}_"
+    return {k[len(prefix):]: v for k, v in _tables("cribbage_deal_points_v0")[0].items() if k.startswith(prefix)}
+
+
+def race_chance(start: np.ndarray, events, need: tuple[int, int], end: np.ndarray,
+                won: np.ndarray | None = None) -> np.ndarray:
+    """The own side's chance to win, for each of ``K`` alternatives, through the rest of a deal.
+
+    ``start``: ``(K, I0, J0)`` the chance of each (own gain, other side's gain) so far, both below
+    ``need`` (the points each side lacks of the target); ``won``: ``(K,)`` the chance already won
+    (default 0). ``events``: the deal's scoring still to come in the order it is scored, each
+    ``(side, q)``, side 0 the own side and 1 the other, ``q`` the chance of 0, 1, ... points
+    (``(S,)``, or ``(K, S)`` per alternative); the side that reaches its need first wins. ``end``:
+    ``(need[0], need[1])`` the chance from the next deal's start at each pair of gains below the
+    needs. Cost: the grid of reachable gains times the events' supports."""
+    start = np.asarray(start, dtype=np.float64)
+    k, i0, j0 = start.shape
+    if i0 > need[0] or j0 > need[1] or min(need) < 1:
+        raise ValueError(f"race_chance: the start's gains {start.shape[1:]} must stay below the needs {need} (>= 1)")
+    grow = [i0, j0]
+    for side, q in events:
+        grow[side] += np.shape(q)[-1] - 1
+    size = (min(need[0], grow[0]), min(need[1], grow[1]))
+    p = np.zeros((k, *size))
+    p[:, :i0, :j0] = start
+    won = np.zeros(k) if won is None else np.array(won, dtype=np.float64)
+    for side, q in events:
+        q = np.asarray(q, dtype=np.float64)
+        q = q[None, :] if q.ndim == 1 else q
+        grid = p if side == 0 else p.transpose(0, 2, 1)  # the scoring side on axis 1
+        n = grid.shape[1]
+        new = np.zeros_like(grid)
+        crossed = np.zeros(k)
+        tail = grid.sum(axis=2)  # (K, n): the chance at each own gain
+        for s in np.flatnonzero(q.any(axis=0)):
+            w = q[:, s]
+            if s < n:
+                new[:, s:, :] += w[:, None, None] * grid[:, :n - s, :]
+            # reaching the need: every gain from n - s up (n is the need here, or no gain reaches it)
+            crossed += w * tail[:, max(n - s, 0):].sum(axis=1)
+        if side == 0:
+            won += crossed
+        p = new if side == 0 else new.transpose(0, 2, 1)
+    return won + np.einsum("kij,ij->k", p, end[:size[0], :size[1]])

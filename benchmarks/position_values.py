@@ -20,6 +20,14 @@ position. It also plays whole games (targets 121 and 61) to check the tables aga
 ``points``: the points per deal of pooled records (mean and standard error, dealer and pone,
 by kind): ``python benchmarks/position_values.py points runs/position_values/s400_*.npz``.
 
+``deal-points``: the per-deal point distributions that ``heuristic:value=table`` reads for
+what it cannot see (``agents/tables/cribbage_deal_points_v0.npz``): each side's pegging (his
+heels with the dealer's), each hand by its seat after the dealer's, the crib; 2 and 4 players,
+standard counting (the heuristic counts truly, so muggins deals are the same):
+
+    python benchmarks/position_values.py deal-points --deals 20000 --seed 47500000 \\
+        --write agents/tables/cribbage_deal_points_v0.npz
+
 ``calibrate``: the shipped table against whole games at every deal's start, binned by the
 table's chance (``--games 2000 --seed 47900000``).
 
@@ -296,6 +304,68 @@ def points(args: argparse.Namespace) -> None:
         Path(args.out).write_text(text + "\n")
 
 
+class _HandsAtPlay:
+    """``heuristic`` at every seat, noting each seat's four kept cards and the starter as the
+    play begins (the hands the show will count)."""
+
+    def __init__(self, heuristic) -> None:
+        self.heuristic = heuristic
+        self.kept = None
+
+    def act_on_state(self, state, rng: np.random.Generator) -> int:
+        from muggins_env.games.cribbage.rules import PLAY as PLAY_PHASE
+
+        if self.kept is None and state.phase == PLAY_PHASE:
+            self.kept = ([list(h) for h in state.hands], state.starter_card)
+        return self.heuristic.act_on_state(state, rng)
+
+
+def deal_points(args: argparse.Namespace) -> None:
+    """Histograms (0..29 points, a share of the deals each) of the heuristic's per-deal points:
+    ``p{n}_peg_dealer`` / ``p{n}_peg_pone`` (each side's pegging, heels with the dealer's),
+    ``p{n}_hand_{k}`` (the hand of the seat ``k`` places after the dealer's, 0 the dealer) and
+    ``p{n}_crib``; deal ``i`` is seed ``seed + i`` with ``default_rng((seed, i))``."""
+    from muggins_env.agents import make_game
+
+    from muggins_env.games.cribbage.scoring import fast_score
+
+    out, info = {}, {}
+    for players in (2, 4):
+        opts = {"num_players": players, "muggins": False, "target": 121}
+        game = make_game("cribbage_v0", opts)
+        h = make_player("heuristic", opts, game)
+        peg = np.zeros((2, 30))
+        hands = np.zeros((players, 30))
+        crib = np.zeros(30)
+        t0 = time.perf_counter()
+        for i in range(args.deals):
+            state = game.new_initial_state(seed=args.seed + i)
+            dealer = state.dealer
+            player = _HandsAtPlay(h)
+            ev = deal_events(state, player, np.random.default_rng((args.seed, i)))
+            side_peg = [0, 0]
+            for side, p, kind in ev:
+                if kind in (HEELS, PLAY):
+                    side_peg[side] += p
+            for s in (0, 1):
+                peg[s, min(side_peg[s], 29)] += 1
+            kept, starter = player.kept
+            for k in range(players):
+                hands[k, fast_score(kept[(dealer + k) % players], starter, False)] += 1
+            crib_points = [p for side, p, kind in ev if kind == CRIB]
+            crib[sum(crib_points)] += 1
+        for name, row in (("peg_dealer", peg[0]), ("peg_pone", peg[1]), ("crib", crib),
+                          *((f"hand_{k}", hands[k]) for k in range(players))):
+            out[f"p{players}_{name}"] = (row / args.deals).astype(np.float64)
+        info[f"p{players}"] = {"deals": args.deals, "seed": args.seed, "muggins": False,
+                               "seconds": round(time.perf_counter() - t0, 1)}
+        print(players, {k: round(float(v @ np.arange(30)), 3) for k, v in out.items() if k.startswith(f"p{players}")},
+              flush=True)
+    if args.write:
+        Path(args.write).parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(args.write, **out, info=np.array(json.dumps(info, sort_keys=True)))
+
+
 def calibrate(args: argparse.Namespace) -> None:
     """The shipped table against whole games, at every deal's start (not only 0-0): the games'
     positions binned by the table's chance for the dealer's side, each bin's mean chance against
@@ -387,6 +457,10 @@ def main(argv: list[str] | None = None) -> None:
     q = sub.add_parser("points", help="points per deal of pooled records, with standard errors")
     q.add_argument("records", nargs="+")
     q.add_argument("--out", help="a JSON file")
+    d = sub.add_parser("deal-points", help="the per-deal point histograms heuristic:value=table reads")
+    d.add_argument("--deals", type=int, required=True)
+    d.add_argument("--seed", type=int, required=True)
+    d.add_argument("--write", help="the package file to write (agents/tables/cribbage_deal_points_v0.npz)")
     c = sub.add_parser("calibrate", help="the shipped table against whole games, at every deal's start")
     c.add_argument("--players", type=int, choices=(2, 4), default=2)
     c.add_argument("--muggins", type=_bool, default=False)
@@ -397,7 +471,8 @@ def main(argv: list[str] | None = None) -> None:
     c.add_argument("--bins", type=int, default=10)
     c.add_argument("--out", help="a JSON file")
     args = ap.parse_args(argv)
-    {"record": record, "table": table, "points": points, "calibrate": calibrate}[args.command](args)
+    {"record": record, "table": table, "points": points, "calibrate": calibrate,
+     "deal-points": deal_points}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -56,10 +56,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def list_agents() -> int:
-    from muggins_env.agents import AGENT_KINDS, SEARCH_SPEC_HELP
+    from muggins_env.agents import AGENT_KINDS, HEURISTIC_SPEC_HELP, SEARCH_SPEC_HELP
     from muggins_env.agents.zoo import best_players, list_models, model_card
 
     print("agent kinds: " + ", ".join(AGENT_KINDS))
+    print("heuristic settings:")
+    print("\n".join("  " + line for line in HEURISTIC_SPEC_HELP.splitlines()))
     print("search settings:")
     print("\n".join("  " + line for line in SEARCH_SPEC_HELP.splitlines()))
     print("zoo models (spec zoo:<name>):")

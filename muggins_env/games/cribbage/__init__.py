@@ -58,6 +58,7 @@ DECLARATION = GameDeclaration(
     heuristic="muggins_env.agents.heuristic_cribbage:CribbageHeuristic",
     evaluator="muggins_env.agents.heuristic_cribbage:CribbageEvaluator",
     table_evaluator="muggins_env.agents.heuristic_cribbage:CribbageTableEvaluator",
+    table_heuristic="muggins_env.agents.heuristic_cribbage_table:CribbageTableHeuristic",
     features="muggins_env.agents.features:CribbageFeatures",
     action_features="muggins_env.agents.features:cribbage_actions",
     narrator="muggins_env.play.tui.narrate:cribbage_notes",

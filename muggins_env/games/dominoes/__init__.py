@@ -52,6 +52,7 @@ DECLARATION = GameDeclaration(
     heuristic="muggins_env.agents.heuristic_dominoes:DominoesHeuristic",
     evaluator="muggins_env.agents.heuristic_dominoes:DominoesEvaluator",
     table_evaluator="muggins_env.agents.heuristic_dominoes:DominoesTableEvaluator",
+    table_heuristic=None,
     features="muggins_env.agents.features:DominoesFeatures",
     action_features="muggins_env.agents.features:dominoes_actions",
     narrator="muggins_env.play.tui.narrate:dominoes_notes",

@@ -57,6 +57,7 @@ DECLARATION = GameDeclaration(
     heuristic="muggins_env.agents.heuristic_michigan:MichiganHeuristic",
     evaluator="muggins_env.agents.heuristic_michigan:MichiganEvaluator",
     table_evaluator=None,
+    table_heuristic=None,
     features=None,
     action_features="muggins_env.agents.features:michigan_actions",
     narrator=None,
