@@ -1,5 +1,5 @@
 #!/bin/bash
-# addendum 5 of benchmarks/results/position_values/PLAN.md, from a frozen copy of commit 749cc49
+# addendum 8 (written as 5 on its branch) of benchmarks/results/position_values/PLAN.md, from a frozen copy of commit 749cc49
 export PYTHONPATH=/tmp/hw_frozen
 PY=/work/wt-hw/.venv/bin/python
 OUT=/work/wt-hw/runs/heuristic_table_h2h
