@@ -171,17 +171,17 @@ def make_heuristic(game_id: str, options: dict | None = None, game: Any = None) 
     return cls(game)
 
 
-def _table_heuristic(spec: str, game_id: str, game: Any) -> HeuristicBase:
-    """``heuristic:value=table``: the heuristic ``game_id``'s declaration names as
-    ``table_heuristic``, or a ValueError naming the games and configurations that have one."""
-    path = declaration(game_id).table_heuristic
+def _table_hook(spec: str, game_id: str, game: Any, field: str, needs: str) -> Any:
+    """``value=table``: the hook ``game_id``'s declaration names as ``field`` (``table_heuristic``,
+    ``table_evaluator``) built for ``game``, or a ValueError naming the games that have one."""
+    path = getattr(declaration(game_id), field)
     if path is None:
-        with_tables = [g for g, d in declarations().items() if d.table_heuristic is not None]
-        raise ValueError(f"agent spec {spec!r}: value=table needs position values and a heuristic that reads "
-                         f"them, which exist for {', '.join(with_tables)} only (not {game_id})")
+        with_tables = [g for g, d in declarations().items() if getattr(d, field) is not None]
+        raise ValueError(f"agent spec {spec!r}: value=table needs {needs}, which exist for "
+                         f"{', '.join(with_tables)} only (not {game_id})")
     try:
         return load_hook(path)(game)
-    except ValueError as e:
+    except ValueError as e:  # a configuration without a table names the ones with
         raise ValueError(f"agent spec {spec!r}: {e}") from None
 
 
@@ -217,7 +217,7 @@ def make_agent(spec: str, game_id: str, options: dict | None = None) -> Agent:
         return make_llm_agent(spec.strip(), kwargs, game_id, options)
     cls, ev_cls = _heuristic_parts(game_id)
     if kind == "heuristic" and kwargs.get("value") == "table":
-        return _table_heuristic(spec, game_id, game)
+        return _table_hook(spec, game_id, game, "table_heuristic", "position values and a heuristic that reads them")
     heuristic = cls(game)
     if kind == "heuristic":
         return heuristic
@@ -225,15 +225,7 @@ def make_agent(spec: str, game_id: str, options: dict | None = None) -> Agent:
 
     evaluator = ev_cls(game) if ev_cls is not None else None
     if kwargs.pop("value", "rollout") == "table":
-        table = declaration(game_id).table_evaluator
-        if table is None:
-            with_tables = [g for g, d in declarations().items() if d.table_evaluator is not None]
-            raise ValueError(f"agent spec {spec!r}: value=table needs position values, which exist for "
-                             f"{', '.join(with_tables)} only (not {game_id})")
-        try:
-            evaluator = load_hook(table)(game)
-        except ValueError as e:
-            raise ValueError(f"agent spec {spec!r}: {e}") from None
+        evaluator = _table_hook(spec, game_id, game, "table_evaluator", "position values")
     policy_spec = kwargs.pop("policy", None)
     if policy_spec is not None:
         try:

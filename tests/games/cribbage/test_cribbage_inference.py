@@ -5,12 +5,11 @@ break a fact while the uniform re-deal does."""
 
 import numpy as np
 import pytest
-from muggins_env.agents.factory import make_agent, make_game
 
-from muggins_env.decision import agent_inputs
 from muggins_env.games.cribbage import GO
 from muggins_env.games.cribbage.rules import VALUE
 
+from ..worlds_checks import play_search, survey_worlds
 from .test_cribbage_rules import DEALER, FULL_PLAY, PONE, cid, lay_away, make, step
 
 
@@ -44,36 +43,12 @@ def test_a_go_sets_the_floor_of_the_cards_still_held():
 
 @pytest.mark.parametrize("opts", [{}, {"muggins": False}, {"num_players": 3}, {"num_players": 4}])
 def test_true_hands_keep_every_floor_and_inferred_worlds_keep_them_too(opts):
-    game = make_game("cribbage_v0", opts)
-    rng = np.random.default_rng(2)
-    facts = worlds = inferred_broken = uniform_broken = 0
-    for seed in range(10):
-        state = game.new_initial_state(seed=seed)
-        while not state.is_terminal():
-            p = state.current_player()
-            for s in range(state.n):
-                facts += state.go_floor[s] > 0
-                assert not broken(state, s), f"the true hand of seat {s} breaks its go floor"
-            w, u = state.resample_inferred(p, rng), state.resample_hidden(p, rng)
-            assert np.array_equal(w.observation(p), state.observation(p))
-            for s in range(state.n):
-                if s != p:
-                    worlds += 1
-                    inferred_broken += broken(w, s)
-                    uniform_broken += broken(u, s)
-            state.apply(int(rng.choice(state.legal_actions())))
-    assert facts > 100 and uniform_broken > 0 and inferred_broken == 0
+    counts = survey_worlds("cribbage_v0", opts, range(10), facts=lambda st: list(st.go_floor),
+                           breaks=lambda st, seat, floor: any(VALUE[c] < floor for c in st.hands[seat]),
+                           size=lambda floor: int(floor > 0))
+    assert counts["facts"] > 100 and counts["uniform_broken"] > 0 and counts["inferred_broken"] == 0
 
 
 def test_cribbage_search_with_inferred_worlds_plays_legal_moves():
-    agent = make_agent("search:8,worlds=inferred", "cribbage_v0", {"muggins": False})
+    agent = play_search("search:8,worlds=inferred", "cribbage_v0", {"muggins": False}, seed=4, steps=60)
     assert agent.name == "search:8,worlds=inferred"
-    state = make_game("cribbage_v0", {"muggins": False}).new_initial_state(seed=4)
-    rng = np.random.default_rng(4)
-    for _ in range(60):
-        p = state.current_player()
-        mask = state.legal_actions_mask()
-        obs, info = agent_inputs(agent, state, p, mask)
-        a = agent.act(obs, mask.copy(), rng, info)
-        assert mask[a] == 1
-        state.apply(a)

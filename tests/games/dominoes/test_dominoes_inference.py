@@ -9,10 +9,10 @@ import pytest
 from muggins_env.agents import make_agent
 from muggins_env.agents.factory import make_game
 
-from muggins_env.decision import agent_inputs
 from muggins_env.games.dominoes.rules import TILE_BITS
 from muggins_env.kernel.tiles import HALVES, parse_tiles
 
+from ..worlds_checks import play_search, survey_worlds
 from .test_dominoes_rules import make, play
 
 SIX = 1 << 6
@@ -85,27 +85,14 @@ def test_later_draws_are_exceptions_to_an_older_void_until_played():
                                   {"num_players": 4, "knocking": True}, {"num_players": 3, "boneyard_reserve": 2},
                                   {"variant": "fives_1863"}])
 def test_true_states_keep_every_fact_and_inferred_worlds_keep_them_too(opts):
-    game = make_game("muggins_dominoes_v0", opts)
-    rng = np.random.default_rng(7)
-    facts = uniform_broken = inferred_broken = worlds = 0
-    for seed in range(12):
-        state = game.new_initial_state(seed=seed)
-        while not state.is_terminal():
-            p = state.current_player()
-            for s in range(state.n):
-                facts += len(state.cannot_play_constraints(s))
-                assert broken(state, s) == [], f"the true hands break a derived fact of seat {s}"
-            w, u = state.resample_inferred(p, rng), state.resample_hidden(p, rng)
-            assert np.array_equal(w.observation(p), state.observation(p))
-            assert w.legal_actions() == state.legal_actions() or w.current_player() != p
-            for s in range(state.n):
-                if s != p:
-                    worlds += 1
-                    inferred_broken += bool(broken(w, s))
-                    uniform_broken += bool(broken(u, s))
-            state.apply(int(rng.choice(state.legal_actions())))
-    assert facts > 100 and uniform_broken > worlds // 20
-    assert inferred_broken <= worlds // 200  # a greedy deal may (rarely) relax a void after 8 tries
+    counts = survey_worlds(
+        "muggins_dominoes_v0", opts, range(12),
+        facts=lambda st: [st.cannot_play_constraints(s) for s in range(st.n)],
+        breaks=lambda st, seat, facts: any(sum(1 for t in st.hands[seat] if TILE_BITS[t] & void) > k
+                                           for void, k in facts),
+        size=len)
+    assert counts["facts"] > 100 and counts["uniform_broken"] > counts["worlds"] // 20
+    assert counts["inferred_broken"] <= counts["worlds"] // 200  # a greedy deal may (rarely) relax a void
 
 
 def test_search_with_inferred_worlds_is_named_apart_and_plays_legal_moves():
@@ -114,19 +101,8 @@ def test_search_with_inferred_worlds_is_named_apart_and_plays_legal_moves():
     with pytest.raises(ValueError, match="worlds='guessed'.*uniform, inferred"):
         make_agent("search:12,worlds=guessed", "muggins_dominoes_v0")
     for opts in ({}, {"num_players": 4, "partnerships": True}):
-        agent = make_agent("search:12,worlds=inferred", "muggins_dominoes_v0", opts)
+        agent = play_search("search:12,worlds=inferred", "muggins_dominoes_v0", opts, steps=150)
         assert agent.name == "search:12,worlds=inferred" and agent.inferred_worlds
-        state = make_game("muggins_dominoes_v0", opts).new_initial_state(seed=5)
-        rng = np.random.default_rng(5)
-        for _ in range(150):
-            if state.is_terminal():
-                break
-            p = state.current_player()
-            mask = state.legal_actions_mask()
-            obs, info = agent_inputs(agent, state, p, mask)
-            a = agent.act(obs, mask.copy(), rng, info)
-            assert mask[a] == 1
-            state.apply(a)
 
 
 def test_before_any_fact_and_without_any_the_worlds_are_resample_hiddens():

@@ -6,20 +6,15 @@ fact while the uniform re-deal does."""
 
 import numpy as np
 import pytest
-from muggins_env.agents.factory import make_agent, make_game
 
-from muggins_env.decision import agent_inputs
 from muggins_env.kernel.cards import NUM_CARDS, parse_cards
 
+from ..worlds_checks import play_search, survey_worlds
 from .test_michigan import EXAMPLE, PRELUDE, A, B, C, D, fill, make, play
 
 
 def mask(text):
     return sum(1 << c for c in parse_cards(text))
-
-
-def broken(state, seat, excluded):
-    return any(state.owner[c] == seat for c in range(NUM_CARDS) if excluded[seat] >> c & 1)
 
 
 def test_leads_rule_out_the_lower_cards_of_their_suit():
@@ -61,40 +56,14 @@ def test_leading_the_stopped_suit_again_rules_out_every_other_suit():
 
 @pytest.mark.parametrize("opts", [{}, {"num_players": 3}, {"num_players": 6}])
 def test_true_hands_keep_every_lead_fact_and_inferred_worlds_keep_them_too(opts):
-    game = make_game("michigan_v0", opts)
-    rng = np.random.default_rng(3)
-    facts = worlds = inferred_broken = uniform_broken = 0
-    for seed in range(6):
-        state = game.new_initial_state(seed=seed)
-        while not state.is_terminal():
-            p = state.current_player()
-            excluded = state.lead_exclusions()
-            for s in range(state.n):
-                facts += excluded[s].bit_count()
-                assert not broken(state, s, excluded), f"the true hand of seat {s} breaks a lead fact"
-            w, u = state.resample_inferred(p, rng), state.resample_hidden(p, rng)
-            assert np.array_equal(w.observation(p), state.observation(p)) and w.counts == state.counts
-            for s in range(state.n):
-                if s != p:
-                    worlds += 1
-                    inferred_broken += broken(w, s, excluded)
-                    uniform_broken += broken(u, s, excluded)
-            state.apply(int(rng.choice(state.legal_actions())))
-    assert facts > 1000 and uniform_broken > worlds // 10
-    assert inferred_broken <= worlds // 200  # a greedy deal may (rarely) strand a card 8 times
+    counts = survey_worlds("michigan_v0", opts, range(6), facts=lambda st: st.lead_exclusions(),
+                           breaks=lambda st, seat, ruled: any(st.owner[c] == seat for c in range(NUM_CARDS)
+                                                              if ruled >> c & 1),
+                           size=int.bit_count)
+    assert counts["facts"] > 1000 and counts["uniform_broken"] > counts["worlds"] // 10
+    assert counts["inferred_broken"] <= counts["worlds"] // 200  # a greedy deal may (rarely) strand a card
 
 
 def test_michigan_search_with_inferred_worlds_plays_legal_moves():
-    agent = make_agent("search:8,worlds=inferred", "michigan_v0")
+    agent = play_search("search:8,worlds=inferred", "michigan_v0", seed=4, steps=80)
     assert agent.name == "search:8,worlds=inferred"
-    state = make_game("michigan_v0").new_initial_state(seed=4)
-    rng = np.random.default_rng(4)
-    for _ in range(80):
-        if state.is_terminal():
-            break
-        p = state.current_player()
-        m = state.legal_actions_mask()
-        obs, info = agent_inputs(agent, state, p, m)
-        a = agent.act(obs, m.copy(), rng, info)
-        assert m[a] == 1
-        state.apply(a)
