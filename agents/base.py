@@ -18,7 +18,9 @@ An agent plays one seat. At each decision the harness (or ``SeatEnv``) calls
 
 Agents never read the full state or another player's hidden cards: they see only the above.
 Optional attributes: ``needs_info`` (False: the caller may skip building the readable view),
-``needs_sampler`` (True: the caller must put ``"resample"`` in ``info``), ``reset()``
+``needs_sampler`` (True: the caller must put ``"resample"`` in ``info``), ``inferred_worlds``
+(True: that sampler is ``state.resample_inferred``, which keeps also what the public moves
+showed), ``reset()``
 (called before every game), ``name``.
 """
 
