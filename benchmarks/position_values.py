@@ -31,7 +31,8 @@ standard counting (the heuristic counts truly, so muggins deals are the same):
 ``calibrate``: the shipped table against whole games at every deal's start, binned by the
 table's chance (``--games 2000 --seed 47900000``).
 
-``table``: dynamic programming over the recorded deals (``agents.position_values.solve_race``)
+``table``: dynamic programming over the recorded deals (the chunks of one configuration and
+player pooled) (``agents.position_values.solve_race``)
 for targets 121 and 61; writes the package's table file, a plot and a summary (the first
 dealer's chance at 0-0 with its standard error from ten batches of deals, the check against
 the recorded games, the average points per deal split into play, hand and crib):
@@ -219,12 +220,37 @@ def load_record(path: str) -> dict:
     return rec
 
 
+def pooled_records(paths: list[str]) -> list[dict]:
+    """The records of ``paths``, those of one configuration and player (chunks of one run)
+    pooled into one, in the order given: their deals, and their games, one after another."""
+    groups: dict[tuple, list[dict]] = {}
+    for path in paths:
+        rec = load_record(path)
+        m = rec["meta"]
+        groups.setdefault((m["players"], m["muggins"], m["player"]), []).append(rec)
+    out = []
+    for recs in groups.values():
+        if len(recs) == 1:
+            out.append(recs[0])
+            continue
+        rec = {k: np.concatenate([r[k] for r in recs]) for k in ("side", "points", "kind")}
+        ends = np.cumsum([r["start"][-1] for r in recs])
+        rec["start"] = np.concatenate([[0]] + [r["start"][1:] + (ends[i - 1] if i else 0) for i, r in enumerate(recs)])
+        for t in TARGETS:
+            for k in (f"games{t}_first", f"games{t}_winner"):
+                rec[k] = np.concatenate([r[k] for r in recs])
+        rec["meta"] = {**recs[0]["meta"], "deals": int(len(rec["start"]) - 1),
+                       "games": int(sum(r["meta"]["games"] for r in recs)),
+                       "seeds": [r["meta"]["seed"] for r in recs], "chunks": len(recs)}
+        out.append(rec)
+    return out
+
+
 def table(args: argparse.Namespace) -> None:
     from muggins_env.agents.position_values import DealEvents, solve_race, table_key
 
     tables, summary = {}, {}
-    for path in args.records:
-        rec = load_record(path)
+    for rec in pooled_records(args.records):
         meta = rec["meta"]
         deals = DealEvents(rec["side"], rec["points"], rec["start"])
         config = f"p{meta['players']}_{'muggins' if meta['muggins'] else 'standard'}"
