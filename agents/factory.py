@@ -39,7 +39,7 @@ def _parse_value(text: str) -> Any:
 
 
 #: the settings of ``search:N,key=value,...``
-SEARCH_SETTINGS = ("budget", "z", "max_candidates", "horizon", "policy", "rollout", "prior", "value", "worlds")
+SEARCH_SETTINGS = ("budget", "z", "max_candidates", "horizon", "policy", "rollout", "prior", "value", "worlds", "alloc")
 #: ``value=``: how a rollout is valued (``rollout``: the game's evaluator, the default; ``table``:
 #: the position reached at the end of the deal, by the shipped position values: the evaluator its
 #: game's declaration names as ``table_evaluator``)
@@ -68,15 +68,18 @@ search:N,value=table   cribbage (2 players or 4), dominoes (2 players, 4 in part
 search:N,worlds=inferred   the worlds also keep what the public moves showed (dominoes: a seat that drew
     or passed held no tile matching the ends then; cribbage: a seat that said go holds only cards above
     the room it had; Michigan: a leader holds no lower card of the suit it led); worlds=uniform (the
-    default) re-deals by counts alone"""
+    default) re-deals by counts alone
+search:N,alloc=halving   the N rollouts in rounds that drop the worse half of the candidates (sequential
+    halving), so the best ones get more worlds; alloc=uniform (the default) plays every candidate in every world"""
 
 
 def _check_search_choices(spec: str, kwargs: dict) -> None:
     """The guided search's settings: ``policy`` an agent spec of a kind that plays from
     observations, ``rollout`` and ``prior`` one of their choices (clear errors naming them)."""
-    from muggins_env.agents.search import POLICY_KINDS, PRIORS, ROLLOUTS, WORLDS
+    from muggins_env.agents.search import ALLOCS, POLICY_KINDS, PRIORS, ROLLOUTS, WORLDS
 
-    for key, allowed in (("rollout", ROLLOUTS), ("prior", PRIORS), ("value", SEARCH_VALUES), ("worlds", WORLDS)):
+    for key, allowed in (("rollout", ROLLOUTS), ("prior", PRIORS), ("value", SEARCH_VALUES), ("worlds", WORLDS),
+                         ("alloc", ALLOCS)):
         if key in kwargs and kwargs[key] not in allowed:
             raise ValueError(f"agent spec {spec!r}: search setting {key}={kwargs[key]!r} is not allowed; "
                              f"allowed: {', '.join(allowed)}")

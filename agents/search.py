@@ -28,7 +28,10 @@ the deal (``position_values``), not by its points; the agent's name carries the 
 hands it as ``info["resample"]`` to an agent with ``inferred_worlds``), which also keeps what the
 public moves showed (in dominoes, the tiles a seat that drew or passed could not hold; in
 cribbage, the cards a seat that said go could not hold; in Michigan, the cards below a lead); the
-default ``worlds=uniform`` is ``resample_hidden``'s re-deal.
+default ``worlds=uniform`` is ``resample_hidden``'s re-deal. ``search:N,alloc=halving``: the N rollouts
+in ceil(log2 k) rounds (sequential halving), each dropping the worse half of the candidates by mean
+(never the default), so the candidates it hesitates between get most of the worlds; with two
+candidates it is the plain search.
 
 Policy-guided search (spec ``search:N,policy=<agent spec>[,rollout=policy|heuristic]
 [,prior=heuristic|policy|hybrid]``, ``make_agent`` kwargs ``policy``, ``rollout``, ``prior``): the
@@ -79,6 +82,9 @@ PRIORS = ("heuristic", "policy", "hybrid")
 #: how the worlds are drawn: ``uniform`` (``resample_hidden``: every hidden card anywhere it could
 #: be by counts) or ``inferred`` (``resample_inferred``: also where the public moves allow it)
 WORLDS = ("uniform", "inferred")
+#: how the rollouts are shared among the candidates: ``uniform`` (every candidate in every world)
+#: or ``halving`` (sequential halving: rounds that drop the worse half of the candidates)
+ALLOCS = ("uniform", "halving")
 #: agent kinds that may guide the search
 POLICY_KINDS = ("zoo", "ppo", "rllib", "heuristic", "random")
 
@@ -135,7 +141,7 @@ class SearchAgent:
     def __init__(self, game: Any, heuristic: Any, evaluator: Evaluator | None = None, budget: int = 200,
                  max_candidates: int = 6, z: float = 1.0, horizon: int | None = None,
                  policy: Any = None, rollout: str | None = None, prior: str = "heuristic",
-                 policy_spec: str | None = None, worlds: str = "uniform") -> None:
+                 policy_spec: str | None = None, worlds: str = "uniform", alloc: str = "uniform") -> None:
         if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget < 1:
             raise ValueError(f"search budget={budget!r} is not allowed: rollouts per decision, an int >= 1")
         if rollout is None:
@@ -144,6 +150,8 @@ class SearchAgent:
             raise ValueError(f"search rollout={rollout!r} is not allowed; allowed: {', '.join(ROLLOUTS)}")
         if worlds not in WORLDS:
             raise ValueError(f"search worlds={worlds!r} is not allowed; allowed: {', '.join(WORLDS)}")
+        if alloc not in ALLOCS:
+            raise ValueError(f"search alloc={alloc!r} is not allowed; allowed: {', '.join(ALLOCS)}")
         if prior not in PRIORS:
             raise ValueError(f"search prior={prior!r} is not allowed; allowed: {', '.join(PRIORS)}")
         if policy is None and (rollout == "policy" or prior in ("policy", "hybrid")):
@@ -179,6 +187,9 @@ class SearchAgent:
         self.inferred_worlds = worlds == "inferred"  # the harness hands it resample_inferred
         if self.inferred_worlds:
             name += ",worlds=inferred"
+        self.halving = alloc == "halving"
+        if self.halving:
+            name += ",alloc=halving"
         self.name = name
         self._roller = _RolloutPolicy(policy) if rollout == "policy" else heuristic
         self._streams = (ReplayStream(), ReplayStream())
@@ -243,10 +254,35 @@ class SearchAgent:
         if len(cands) == 1:
             return cands[0]
         k = len(cands)
-        worlds = max(1, self.budget // k)
-        values = np.zeros((worlds, k))
+        d = cands.index(default)
+        rounds = max(1, (k - 1).bit_length()) if self.halving else 1  # ceil(log2 k)
+        alive = list(range(k))
+        blocks = []  # per round: the values of its worlds (NaN for candidates already dropped)
+        for r in range(rounds):
+            block = self._evaluate(cands, alive, max(1, self.budget // rounds // len(alive)), sampler, rng)
+            blocks.append(block)
+            if r < rounds - 1:  # keep the better half by mean over every world so far, and the default
+                means = np.vstack(blocks)[:, alive].mean(axis=0)
+                keep = sorted(range(len(alive)), key=lambda i: (-means[i], i))[: (len(alive) + 1) // 2]
+                alive = sorted({alive[i] for i in keep} | {d})
+        values = np.vstack(blocks)
+        self.last_values = {a: float(np.nanmean(values[:, j])) for j, a in enumerate(cands)}
+        means = values[:, alive].mean(axis=0)
+        best = alive[int(np.argmax(means))]
+        worlds = len(values)
+        if best == d or worlds < 2:
+            return cands[best] if worlds >= 2 or self.z <= 0 else default
+        diff = values[:, best] - values[:, d]
+        se = float(diff.std(ddof=1)) / np.sqrt(worlds)
+        return cands[best] if diff.mean() > self.z * se else default
+
+    def _evaluate(self, cands: list[int], alive: list[int], worlds: int, sampler: Any,
+                  rng: np.random.Generator) -> np.ndarray:
+        """``worlds`` fresh worlds, each playing out the ``alive`` candidates (indices into
+        ``cands``) with common random numbers: a [worlds, len(cands)] array, NaN for the others."""
+        values = np.full((worlds, len(cands)), np.nan)
         rollout = self._rollout
-        last = k - 1
+        last = alive[-1]
         # the rollouts' generators: default_rng(seed) per rollout and the world's stream (its
         # later chance) per rollout state, each seeded once per world and only if drawn from
         stream, world_stream = self._streams
@@ -258,20 +294,12 @@ class SearchAgent:
             player = world.current_player()
             stream.world(int(rng.integers(2**62)))
             row = values[w]
-            for j, a in enumerate(cands):
+            for j in alive:
                 s = world if j == last else world.clone()  # the last candidate may use the world itself
                 if has_rng:
                     s.rng = world_stream.rollout()
-                row[j] = rollout(s, a, player, stream.rollout())
-        means = values.mean(axis=0)
-        self.last_values = dict(zip(cands, means.tolist()))
-        best = int(np.argmax(means))
-        d = cands.index(default)
-        if best == d or worlds < 2:
-            return cands[best] if worlds >= 2 or self.z <= 0 else default
-        diff = values[:, best] - values[:, d]
-        se = float(diff.std(ddof=1)) / np.sqrt(worlds)
-        return cands[best] if diff.mean() > self.z * se else default
+                row[j] = rollout(s, cands[j], player, stream.rollout())
+        return values
 
     def _rollout(self, state: Any, action: int, player: int, rng: np.random.Generator) -> float:
         ev = self.evaluator
