@@ -62,7 +62,7 @@ def test_reply_risks_enumerate_the_next_seats_hands(opts):
         view = state.public_view(p)
         legal = [a for a in np.flatnonzero(state.legal_actions_mask()) if a < game.PASS]
         risks = h.reply_risks(view, legal)
-        assert set(risks) == set(int(a) for a in legal)
+        assert set(risks) == {int(a) for a in legal}
         nxt = (p + 1) % game.num_players
         held = len(state.hands[nxt])
         unseen = [t for t in range(num_tiles(game.set_max)) if t not in view["hand"] and t not in view["played"]]
@@ -70,9 +70,7 @@ def test_reply_risks_enumerate_the_next_seats_hands(opts):
         for a in legal:
             after = state.clone()
             after.apply(int(a))  # the rules' layout after the play
-            lay = after.layout
-
-            def best(t: int) -> int:
+            def best(t: int, lay=after.layout) -> int:
                 hi, lo = HALVES[t]
                 scores = [0]
                 for k in lay.open_arms:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from muggins_env.agents import make_agent, make_game
-from muggins_env.decision import agent_inputs
 
+from muggins_env.decision import agent_inputs
 from tests.games.worlds_checks import play_search
 
 
