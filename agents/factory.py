@@ -46,13 +46,16 @@ SEARCH_SETTINGS = ("budget", "z", "max_candidates", "horizon", "policy", "rollou
 SEARCH_VALUES = ("rollout", "table")
 #: ``heuristic:value=``: what the heuristic weighs (``points``: expected points, the plain
 #: ``heuristic``; ``table``: the chance to win by the shipped position values, the heuristic its
-#: game's declaration names as ``table_heuristic``)
-HEURISTIC_VALUES = ("points", "table")
+#: game's declaration names as ``table_heuristic``; ``net``: points less the next seat's expected
+#: answer, its ``net_heuristic``)
+HEURISTIC_VALUES = ("points", "table", "net")
 #: the heuristic's spec in a few lines (``muggins-eval --list-agents`` prints it)
 HEURISTIC_SPEC_HELP = """\
 heuristic   the game's rule-based player (expected points); heuristic:value=points is the same player
 heuristic:value=table   cribbage (2 players or 4 in partnerships, not lowball): lay-away and play weigh
-    the chance to win from the board (the shipped position values), not points"""
+    the chance to win from the board (the shipped position values), not points
+heuristic:value=net   dominoes (every variant): each play ranked by its points less the next seat's
+    expected best answer to it (what the play leaves open), not its points alone"""
 #: the search's spec in a few lines (``muggins-eval --list-agents`` prints it)
 SEARCH_SPEC_HELP = """\
 search:N[,z=1.0][,max_candidates=6][,horizon=H]   N heuristic rollouts per decision (default 200)
@@ -174,13 +177,14 @@ def make_heuristic(game_id: str, options: dict | None = None, game: Any = None) 
     return cls(game)
 
 
-def _table_hook(spec: str, game_id: str, game: Any, field: str, needs: str) -> Any:
-    """``value=table``: the hook ``game_id``'s declaration names as ``field`` (``table_heuristic``,
-    ``table_evaluator``) built for ``game``, or a ValueError naming the games that have one."""
+def _table_hook(spec: str, game_id: str, game: Any, field: str, needs: str, setting: str = "value=table") -> Any:
+    """``value=table`` (or ``setting``): the hook ``game_id``'s declaration names as ``field``
+    (``table_heuristic``, ``table_evaluator``, ``net_heuristic``) built for ``game``, or a
+    ValueError naming the games that have one."""
     path = getattr(declaration(game_id), field)
     if path is None:
         with_tables = [g for g, d in declarations().items() if getattr(d, field) is not None]
-        raise ValueError(f"agent spec {spec!r}: value=table needs {needs}, which exist for "
+        raise ValueError(f"agent spec {spec!r}: {setting} needs {needs}, which exist for "
                          f"{', '.join(with_tables)} only (not {game_id})")
     try:
         return load_hook(path)(game)
@@ -221,6 +225,9 @@ def make_agent(spec: str, game_id: str, options: dict | None = None) -> Agent:
     cls, ev_cls = _heuristic_parts(game_id)
     if kind == "heuristic" and kwargs.get("value") == "table":
         return _table_hook(spec, game_id, game, "table_heuristic", "position values and a heuristic that reads them")
+    if kind == "heuristic" and kwargs.get("value") == "net":
+        return _table_hook(spec, game_id, game, "net_heuristic", "a heuristic that weighs the next seat's answer",
+                           setting="value=net")
     heuristic = cls(game)
     if kind == "heuristic":
         return heuristic

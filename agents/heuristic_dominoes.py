@@ -158,7 +158,11 @@ class DominoesHeuristic(HeuristicBase):
             return g.KNOCK if self.knocks(view) else g.DRAW
         if int(legal[-1]) == g.STOP:
             return self.extra_or_stop(view, legal)
-        return max(self._play_keys(view, legal))[1]
+        return max(self._choice_keys(view, legal))[1]
+
+    def _choice_keys(self, view: dict, legal) -> list[tuple]:
+        """The keys a play is chosen and ranked by (the largest first)."""
+        return self._play_keys(view, legal)
 
     def act_on_state(self, state, rng: np.random.Generator) -> int:
         """``choose`` on ``state.public_view(player)`` for search rollouts, from the state's
@@ -210,7 +214,34 @@ class DominoesHeuristic(HeuristicBase):
         if int(legal[-1]) == g.STOP:  # the extra play: the best plays and stopping
             plays = [a for a in legal if a != g.STOP]
             return [a for _, a in sorted(self._play_keys(view, plays), reverse=True)[:max(1, k - 1)]] + [g.STOP]
-        return [a for _, a in sorted(self._play_keys(view, legal), reverse=True)[:k]]
+        return [a for _, a in sorted(self._choice_keys(view, legal), reverse=True)[:k]]
+
+
+class NetDominoesHeuristic(DominoesHeuristic):
+    """``heuristic:value=net``: the heuristic that ranks its plays by their points less the next
+    seat's expected best answer (``reply_risks``: what the play leaves open), then as the
+    heuristic does (heaviest tile, variety of suits); announcements, calls, knocks and extra plays
+    are the heuristic's. It reads the whole view at every decision (the hand, the tiles played,
+    the seats' tile counts), so its rollouts go through ``public_view``."""
+
+    name = "heuristic:value=net"
+
+    def _choice_keys(self, view: dict, legal) -> list[tuple]:
+        lay = self.layout_of(view)
+        risks = self.reply_risks(view, legal, lay)
+        return [((score - risks.get(a, 0.0), weight, pips), a)
+                for (score, weight, pips), a in self._play_keys(view, legal, lay)]
+
+    act_on_state = HeuristicBase.act_on_state  # the view's tiles played and counts, not the bare hand
+
+    def explain(self, view: dict, legal: np.ndarray, action: int) -> str:
+        g = self.game
+        if len(legal) == 1 or not action < g.PASS or int(legal[-1]) == g.STOP:
+            return super().explain(view, legal, action)
+        score = self._play_keys(view, [action])[0][0][0]
+        risk = self.reply_risks(view, [action]).get(action, 0.0)
+        return (f"it scores {score} now and leaves the next player an expected best answer of {risk:.1f}: "
+                "the most points net of the answer")
 
 
 def expected_best(values: list[int], held: int) -> float:

@@ -21,6 +21,7 @@ from typing import Any
 #: the hook fields and the floor whose module each one names (None: the hook may be absent)
 HOOK_FLOORS = {"heuristic": "muggins_env.agents", "evaluator": "muggins_env.agents",
                "table_evaluator": "muggins_env.agents", "table_heuristic": "muggins_env.agents",
+               "net_heuristic": "muggins_env.agents",
                "features": "muggins_env.agents", "action_features": "muggins_env.agents",
                "narrator": "muggins_env.play"}
 
@@ -41,6 +42,9 @@ class GameDeclaration:
     # "module:Class" of the heuristic that weighs the chance to win by the position values instead of
     # points (heuristic:value=table; None: the game has none)
     table_heuristic: str | None
+    # "module:Class" of the heuristic that ranks its plays by points less the next seat's expected
+    # answer (heuristic:value=net; None: the game has none)
+    net_heuristic: str | None
     features: str | None  # "module:Class" of the derived features (a Features; None: the game has none)
     action_features: str  # "module:function": fn(game, derived offset or None) -> ActionFeatures
     narrator: str | None  # "module:function": fn(before view, after view, move) -> note lines (None: none)

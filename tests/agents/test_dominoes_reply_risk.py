@@ -116,3 +116,47 @@ def test_extended_features_add_the_risks_by_play_and_keep_the_shipped_sizes():
     risk_channel = ae.index[:, -2]  # the hint stays the last channel
     assert np.array_equal(risk_channel[:plays], game.observation_size + extended.base.RISK + np.arange(plays))
     assert (risk_channel[plays:] == -1).all()
+
+
+@pytest.mark.parametrize("opts", [{}, {"num_players": 4, "partnerships": True}, {"variant": "sniff"},
+                                  {"num_players": 3, "knocking": True, "extra_play": True}])
+def test_the_net_heuristic_plays_the_most_points_net_of_the_answer(opts):
+    """``heuristic:value=net`` plays, among the plays, the one whose score less the enumerated
+    expected answer is largest (ties: the heuristic's order); every other decision is the
+    heuristic's; the two differ somewhere in a few games."""
+    game = make_game("muggins_dominoes_v0", opts)
+    net = make_agent("heuristic:value=net", "muggins_dominoes_v0", opts)
+    plain = make_agent("heuristic", "muggins_dominoes_v0", opts)
+    assert net.name == "heuristic:value=net"
+    rng = np.random.default_rng(1)
+    differ = plays = 0
+    for seed in range(4):
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal():
+            p = state.current_player()
+            view, mask = state.public_view(p), state.legal_actions_mask()
+            legal = np.flatnonzero(mask)
+            a = int(net.act(None, mask.astype(np.int8), rng, view))
+            h = int(plain.act(None, mask.astype(np.int8), np.random.default_rng(0), view))
+            assert mask[a]
+            is_play = len(legal) > 1 and view["phase"] == "play" and legal[-1] < game.PASS
+            if is_play:
+                plays += 1
+                keys = net._play_keys(view, legal)
+                risks = net.reply_risks(view, legal)
+                want = max(((s - risks[int(b)], w, d), int(b)) for (s, w, d), b in keys)[1]
+                assert a == want
+                differ += a != h
+            elif len(legal) > 1 and not (game.KNOCK is not None and legal[0] == game.KNOCK):
+                assert a == h, view["phase"]
+            state.apply(a)
+    assert plays > 20 and differ > 0
+
+
+def test_value_net_is_for_dominoes_only():
+    with pytest.raises(ValueError) as e:
+        make_agent("heuristic:value=net", "cribbage_v0", {"num_players": 2})
+    assert "value=net" in str(e.value) and "muggins_dominoes_v0" in str(e.value)
+    with pytest.raises(ValueError) as e:
+        make_agent("heuristic:value=magic", "muggins_dominoes_v0")
+    assert "points|table|net" in str(e.value)

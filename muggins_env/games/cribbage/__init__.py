@@ -59,6 +59,7 @@ DECLARATION = GameDeclaration(
     evaluator="muggins_env.agents.heuristic_cribbage:CribbageEvaluator",
     table_evaluator="muggins_env.agents.heuristic_cribbage:CribbageTableEvaluator",
     table_heuristic="muggins_env.agents.heuristic_cribbage_table:CribbageTableHeuristic",
+    net_heuristic=None,
     features="muggins_env.agents.features:CribbageFeatures",
     action_features="muggins_env.agents.features:cribbage_actions",
     narrator="muggins_env.play.tui.narrate:cribbage_notes",

@@ -53,6 +53,7 @@ DECLARATION = GameDeclaration(
     evaluator="muggins_env.agents.heuristic_dominoes:DominoesEvaluator",
     table_evaluator="muggins_env.agents.heuristic_dominoes:DominoesTableEvaluator",
     table_heuristic=None,
+    net_heuristic="muggins_env.agents.heuristic_dominoes:NetDominoesHeuristic",
     features="muggins_env.agents.features:DominoesFeatures",
     action_features="muggins_env.agents.features:dominoes_actions",
     narrator="muggins_env.play.tui.narrate:dominoes_notes",

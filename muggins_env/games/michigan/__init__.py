@@ -58,6 +58,7 @@ DECLARATION = GameDeclaration(
     evaluator="muggins_env.agents.heuristic_michigan:MichiganEvaluator",
     table_evaluator=None,
     table_heuristic=None,
+    net_heuristic=None,
     features=None,
     action_features="muggins_env.agents.features:michigan_actions",
     narrator=None,

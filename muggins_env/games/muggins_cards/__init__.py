@@ -58,6 +58,7 @@ DECLARATION = GameDeclaration(
     evaluator="muggins_env.agents.heuristic_muggins_cards:MugginsCardsEvaluator",
     table_evaluator=None,
     table_heuristic=None,
+    net_heuristic=None,
     features="muggins_env.agents.features:MugginsCardsFeatures",
     action_features="muggins_env.agents.features:muggins_cards_actions",
     narrator="muggins_env.play.tui.narrate:muggins_cards_notes",
