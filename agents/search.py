@@ -266,7 +266,8 @@ class SearchAgent:
                 keep = sorted(range(len(alive)), key=lambda i: (-means[i], i))[: (len(alive) + 1) // 2]
                 alive = sorted({alive[i] for i in keep} | {d})
         values = np.vstack(blocks)
-        self.last_values = {a: float(np.nanmean(values[:, j])) for j, a in enumerate(cands)}
+        every = values.mean(axis=0) if len(blocks) == 1 else np.nanmean(values, axis=0)  # dropped: fewer worlds
+        self.last_values = dict(zip(cands, every.tolist()))
         means = values[:, alive].mean(axis=0)
         best = alive[int(np.argmax(means))]
         worlds = len(values)

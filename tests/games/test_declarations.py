@@ -20,7 +20,7 @@ from muggins_env.kernel.declaration import HOOK_FLOORS, GameDeclaration, load_ho
 from tests import ROOT
 
 #: the hooks a game may declare None, and what None means
-OPTIONAL_HOOKS = {"evaluator", "table_evaluator", "table_heuristic", "features", "narrator"}
+OPTIONAL_HOOKS = {"evaluator", "table_evaluator", "table_heuristic", "net_heuristic", "features", "narrator"}
 
 
 def test_every_field_is_declared_by_every_game():
