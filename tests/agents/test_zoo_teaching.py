@@ -1,0 +1,30 @@
+"""Issue 47 item 5 on the zoo cards: every configuration's network says which strongest player it is
+measured against, how much of that player's margin over the heuristic it keeps, and the gap to half
+of it where it falls short (``teaching``, written by benchmarks/zoo_teaching.py)."""
+
+import pytest
+from muggins_env.agents.zoo import best_players, model_card
+
+CONFIGS = sorted(best_players())
+
+
+@pytest.mark.parametrize("name", CONFIGS)
+def test_each_configurations_network_states_the_strongest_players_margin_and_its_gap(name):
+    t = model_card(name).get("teaching")
+    assert t is not None, f"zoo:{name} has no teaching block"
+    parity, strong, net = t["parity"], t["strongest_vs_heuristic"], t["network_vs_heuristic"]
+    assert parity in (0.5, 0.25)
+    lo, hi = t["strongest_ci95"]
+    assert lo <= strong <= hi and t["strongest_deals"] > 0 and t["strongest"]
+    lo, hi = t["network_ci95"]
+    assert lo <= net <= hi and t["network_deals"] > 0
+    assert t["goal"] == pytest.approx(parity + (strong - parity) / 2, abs=1e-4)
+    assert t["gap"] == pytest.approx(max(0.0, t["goal"] - net), abs=1e-4)
+    assert t["reached"] == (net >= t["goal"] - 1e-9)
+    assert ("goal reached" in t["summary"]) == t["reached"] and t["taught_by"]
+
+
+def test_the_dominoes_network_keeps_half_the_strongest_players_margin():
+    t = model_card("muggins_dominoes_v0")["teaching"]
+    assert t["reached"] and t["network_vs_heuristic"] - 0.5 >= (t["strongest_vs_heuristic"] - 0.5) / 2
+    assert t["strongest"].startswith("search:95,policy=heuristic:value=net")
