@@ -78,16 +78,22 @@ def _scripted(agent, worth: dict[int, float]):
     return log
 
 
-def test_six_candidates_in_three_rounds_within_the_budget():
+def _lay_away(seed: int):
+    """A standard cribbage lay-away (six candidates) for ``search:120,alloc=halving``: the agent,
+    its inputs, the heuristic's move and its candidates."""
     game_id, options = "cribbage_v0", {"num_players": 2, "muggins": False}
-    state = _positions(game_id, options, 4800, 1, 6, 6)[0]
+    state = _positions(game_id, options, seed, 1, 6, 6)[0]
     agent = make_agent("search:120,alloc=halving", game_id, options)
-    p = state.current_player()
     mask = state.legal_actions_mask()
-    obs, info = agent_inputs(agent, state, p, mask)
+    obs, info = agent_inputs(agent, state, state.current_player(), mask)
     default = int(agent.heuristic.act(obs, mask.copy(), np.random.default_rng(1), info))
     cands = [int(a) for a in agent.heuristic.candidates(info["view"], mask.nonzero()[0], 6)]
     assert default in cands and len(cands) == 6
+    return agent, obs, mask, info, default, cands
+
+
+def test_six_candidates_in_three_rounds_within_the_budget():
+    agent, obs, mask, info, default, cands = _lay_away(4800)
     # the default worth least, one other move worth far more than the rest
     others = [a for a in cands if a != default]
     worth = {default: 0.0, **{a: 0.1 * (i + 1) for i, a in enumerate(others)}}
@@ -108,14 +114,7 @@ def test_six_candidates_in_three_rounds_within_the_budget():
 
 
 def test_the_default_stays_without_evidence():
-    game_id, options = "cribbage_v0", {"num_players": 2, "muggins": False}
-    state = _positions(game_id, options, 4900, 1, 6, 6)[0]
-    agent = make_agent("search:120,alloc=halving", game_id, options)
-    p = state.current_player()
-    mask = state.legal_actions_mask()
-    obs, info = agent_inputs(agent, state, p, mask)
-    default = int(agent.heuristic.act(obs, mask.copy(), np.random.default_rng(1), info))
-    cands = [int(a) for a in agent.heuristic.candidates(info["view"], mask.nonzero()[0], 6)]
+    agent, obs, mask, info, default, cands = _lay_away(4900)
     # every move worth the same: none beats the default by z standard errors
     calls = []
 
