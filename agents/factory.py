@@ -177,7 +177,7 @@ def make_heuristic(game_id: str, options: dict | None = None, game: Any = None) 
     return cls(game)
 
 
-def _table_hook(spec: str, game_id: str, game: Any, field: str, needs: str, setting: str = "value=table") -> Any:
+def _declared_hook(spec: str, game_id: str, game: Any, field: str, needs: str, setting: str = "value=table") -> Any:
     """``value=table`` (or ``setting``): the hook ``game_id``'s declaration names as ``field``
     (``table_heuristic``, ``table_evaluator``, ``net_heuristic``) built for ``game``, or a
     ValueError naming the games that have one."""
@@ -224,9 +224,9 @@ def make_agent(spec: str, game_id: str, options: dict | None = None) -> Agent:
         return make_llm_agent(spec.strip(), kwargs, game_id, options)
     cls, ev_cls = _heuristic_parts(game_id)
     if kind == "heuristic" and kwargs.get("value") == "table":
-        return _table_hook(spec, game_id, game, "table_heuristic", "position values and a heuristic that reads them")
+        return _declared_hook(spec, game_id, game, "table_heuristic", "position values and a heuristic that reads them")
     if kind == "heuristic" and kwargs.get("value") == "net":
-        return _table_hook(spec, game_id, game, "net_heuristic", "a heuristic that weighs the next seat's answer",
+        return _declared_hook(spec, game_id, game, "net_heuristic", "a heuristic that weighs the next seat's answer",
                            setting="value=net")
     heuristic = cls(game)
     if kind == "heuristic":
@@ -235,7 +235,7 @@ def make_agent(spec: str, game_id: str, options: dict | None = None) -> Agent:
 
     evaluator = ev_cls(game) if ev_cls is not None else None
     if kwargs.pop("value", "rollout") == "table":
-        evaluator = _table_hook(spec, game_id, game, "table_evaluator", "position values")
+        evaluator = _declared_hook(spec, game_id, game, "table_evaluator", "position values")
     policy_spec = kwargs.pop("policy", None)
     if policy_spec is not None:
         try:

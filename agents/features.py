@@ -135,8 +135,8 @@ class DominoesFeatures(Features):
     With ``risk`` (feature set ``extended``) one more block by play action: the expected points of
     the next seat's best answer to the play, / max_announcement (``DominoesHeuristic.reply_risks``:
     its hand a uniform draw from the tiles not seen). Why: the heuristic takes the largest score and
-    never looks at what its play leaves open; subtracting that answer from the score wins about two
-    games in three against it, which a network can learn only if it sees the answer."""
+    never looks at what its play leaves open, and a network can learn to weigh it only if it sees
+    it (docs/results.md: what this changed)."""
 
     def __init__(self, game: Any, risk: bool = False) -> None:
         from muggins_env.agents.heuristic_dominoes import DominoesHeuristic

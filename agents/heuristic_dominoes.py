@@ -83,9 +83,9 @@ class DominoesHeuristic(HeuristicBase):
     def reply_risks(self, view: dict, legal, lay: Layout | None = None) -> dict[int, float]:
         """For each play in ``legal``: the expected points of the next seat's best answer to it, its
         hand taken as a uniform draw of its ``tile_counts`` tiles from the tiles this seat has not
-        seen (neither in its hand nor played). What a play leaves open counts as much as what it
-        scores: against `heuristic` a player that subtracts this from the play's score wins about
-        two games in three (the features' ``extended`` set gives it to a network)."""
+        seen (neither in its hand nor played). What a play leaves open is what the heuristic's
+        ranking misses (``heuristic:value=net`` subtracts it; the ``extended`` features give it to a
+        network; their strength: docs/results.md)."""
         g = self.game
         lay = self.layout_of(view) if lay is None else lay
         seen = set(view["hand"]) | set(view["played"])
