@@ -103,7 +103,7 @@ class DominoesHeuristic(HeuristicBase):
                 c.place_lead(tile)
             else:
                 c.place(tile, slot)
-            out[a] = expected_best(self._answers(c, [t for t in unseen if t != tile]), held)
+            out[a] = expected_best(self._answers(c, unseen), held)  # the tile played is in the hand, not unseen
         return out
 
     def _answers(self, lay: Layout, tiles: list[int]) -> list[int]:
