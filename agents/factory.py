@@ -73,7 +73,10 @@ search:N,worlds=inferred   the worlds also keep what the public moves showed (do
     the room it had; Michigan: a leader holds no lower card of the suit it led); worlds=uniform (the
     default) re-deals by counts alone
 search:N,alloc=halving   the N rollouts in rounds that drop the worse half of the candidates (sequential
-    halving), so the best ones get more worlds; alloc=uniform (the default) plays every candidate in every world"""
+    halving), so the best ones get more worlds; alloc=uniform (the default) plays every candidate in every world
+search:N,alloc=race   rounds of worlds until the best candidate is settled (successive elimination: a
+    candidate leaves once it trails the best by 2 standard errors, or equals it in every world), from
+    0.3 N to 2.5 N rollouts a decision: more where the choice is close, fewer where it is clear"""
 
 
 def _check_search_choices(spec: str, kwargs: dict) -> None:

@@ -31,7 +31,11 @@ cribbage, the cards a seat that said go could not hold; in Michigan, the cards b
 default ``worlds=uniform`` is ``resample_hidden``'s re-deal. ``search:N,alloc=halving``: the N rollouts
 in ceil(log2 k) rounds (sequential halving), each dropping the worse half of the candidates by mean
 (never the default), so the candidates it hesitates between get most of the worlds; with two
-candidates it is the plain search.
+candidates it is the plain search. ``search:N,alloc=race``: successive elimination, rounds of
+N // (4 k) worlds (at least 2) for the k candidates still in, a candidate leaving once the best beats
+it by more than 2 standard errors of the paired difference (after 0.3 N rollouts; the default only
+beyond ``z`` too) or equals it in every world so far, until one is left or the next round would pass
+2.5 N rollouts: the budget goes to the close decisions (``RACE_*``).
 
 Policy-guided search (spec ``search:N,policy=<agent spec>[,rollout=policy|heuristic]
 [,prior=heuristic|policy|hybrid]``, ``make_agent`` kwargs ``policy``, ``rollout``, ``prior``): the
@@ -83,8 +87,14 @@ PRIORS = ("heuristic", "policy", "hybrid")
 #: be by counts) or ``inferred`` (``resample_inferred``: also where the public moves allow it)
 WORLDS = ("uniform", "inferred")
 #: how the rollouts are shared among the candidates: ``uniform`` (every candidate in every world)
-#: or ``halving`` (sequential halving: rounds that drop the worse half of the candidates)
-ALLOCS = ("uniform", "halving")
+#: ``halving`` (sequential halving: rounds that drop the worse half of the candidates) or ``race``
+#: (successive elimination: rounds until the others are settled, between RACE_MIN and RACE_MAX x N)
+ALLOCS = ("uniform", "halving", "race")
+#: ``alloc=race``: rounds of N // (RACE_ROUNDS * k) worlds (at least 2) for the k candidates still
+#: in; a candidate leaves once the best's mean beats it by more than RACE_DROP standard errors of
+#: the paired difference (after RACE_MIN * N rollouts), or when its rollouts equal the best's in
+#: every world so far; the race ends when one is left or the next round would pass RACE_MAX * N
+RACE_ROUNDS, RACE_MIN, RACE_MAX, RACE_DROP = 4, 0.3, 2.5, 2.0
 #: agent kinds that may guide the search
 POLICY_KINDS = ("zoo", "ppo", "rllib", "heuristic", "random")
 
@@ -187,9 +197,10 @@ class SearchAgent:
         self.inferred_worlds = worlds == "inferred"  # the harness hands it resample_inferred
         if self.inferred_worlds:
             name += ",worlds=inferred"
+        self.alloc = alloc
         self.halving = alloc == "halving"
-        if self.halving:
-            name += ",alloc=halving"
+        if alloc != "uniform":
+            name += f",alloc={alloc}"
         self.name = name
         self._roller = _RolloutPolicy(policy) if rollout == "policy" else heuristic
         self._streams = (ReplayStream(), ReplayStream())
@@ -253,8 +264,26 @@ class SearchAgent:
             cands = [default] + cands[: self.max_candidates - 1]
         if len(cands) == 1:
             return cands[0]
-        k = len(cands)
         d = cands.index(default)
+        race = self._race if self.alloc == "race" else self._rounds
+        values, alive = race(cands, d, sampler, rng)
+        every = np.nanmean(values, axis=0) if np.isnan(values).any() else values.mean(axis=0)  # dropped: fewer worlds
+        self.last_values = dict(zip(cands, every.tolist()))
+        means = values[:, alive].mean(axis=0)
+        best = alive[int(np.argmax(means))]
+        if d not in alive:  # the race settled against the default
+            return cands[best]
+        worlds = len(values)
+        if best == d or worlds < 2:
+            return cands[best] if worlds >= 2 or self.z <= 0 else default
+        diff = values[:, best] - values[:, d]
+        se = float(diff.std(ddof=1)) / np.sqrt(worlds)
+        return cands[best] if diff.mean() > self.z * se else default
+
+    def _rounds(self, cands: list[int], d: int, sampler: Any, rng: np.random.Generator) -> tuple[np.ndarray, list[int]]:
+        """``alloc=uniform`` (one round) and ``alloc=halving``: the values [worlds, candidates]
+        (NaN where a candidate was dropped) and the candidates still in (the default always)."""
+        k = len(cands)
         rounds = max(1, (k - 1).bit_length()) if self.halving else 1  # ceil(log2 k)
         alive = list(range(k))
         blocks = []  # per round: the values of its worlds (NaN for candidates already dropped)
@@ -265,17 +294,40 @@ class SearchAgent:
                 means = np.vstack(blocks)[:, alive].mean(axis=0)
                 keep = sorted(range(len(alive)), key=lambda i: (-means[i], i))[: (len(alive) + 1) // 2]
                 alive = sorted({alive[i] for i in keep} | {d})
-        values = np.vstack(blocks)
-        every = values.mean(axis=0) if len(blocks) == 1 else np.nanmean(values, axis=0)  # dropped: fewer worlds
-        self.last_values = dict(zip(cands, every.tolist()))
-        means = values[:, alive].mean(axis=0)
-        best = alive[int(np.argmax(means))]
-        worlds = len(values)
-        if best == d or worlds < 2:
-            return cands[best] if worlds >= 2 or self.z <= 0 else default
-        diff = values[:, best] - values[:, d]
-        se = float(diff.std(ddof=1)) / np.sqrt(worlds)
-        return cands[best] if diff.mean() > self.z * se else default
+        return np.vstack(blocks), alive
+
+    def _race(self, cands: list[int], d: int, sampler: Any, rng: np.random.Generator) -> tuple[np.ndarray, list[int]]:
+        """``alloc=race`` (successive elimination, see RACE_*): the values and the candidates still
+        in; the default leaves only when beaten by more than max(RACE_DROP, z) standard errors."""
+        k = len(cands)
+        batch = max(2, self.budget // (RACE_ROUNDS * k))
+        least, most = RACE_MIN * self.budget, RACE_MAX * self.budget
+        alive = list(range(k))
+        blocks, spent = [], 0
+        while True:
+            blocks.append(self._evaluate(cands, alive, batch, sampler, rng))
+            spent += batch * len(alive)
+            values = np.vstack(blocks)
+            means = np.nanmean(values, axis=0)
+            best = max(alive, key=lambda j: (means[j], j == d))  # ties: the default
+            keep = []
+            for j in alive:
+                if j == best:
+                    keep.append(j)
+                    continue
+                diff = values[:, best] - values[:, j]
+                diff = diff[~np.isnan(diff)]  # the worlds both were played in
+                if not diff.any():  # the same value in every world so far
+                    if j == d:
+                        keep.append(j)
+                    continue
+                se = float(diff.std(ddof=1)) / np.sqrt(len(diff))
+                drop = max(RACE_DROP, self.z) if j == d else RACE_DROP
+                if spent < least or diff.mean() <= drop * se:
+                    keep.append(j)
+            alive = keep
+            if len(alive) == 1 or spent + batch * len(alive) > most:
+                return values, alive
 
     def _evaluate(self, cands: list[int], alive: list[int], worlds: int, sampler: Any,
                   rng: np.random.Generator) -> np.ndarray:
