@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from muggins_env.agents import make_agent, make_game
+from muggins_env.agents import make_agent
 
-from muggins_env.decision import agent_inputs
+from tests.agents.search_checks import decide, lay_away, positions, scripted
 from tests.games.worlds_checks import play_search
 
 
@@ -26,80 +26,22 @@ def test_named_apart_and_wrong_values_are_clear_errors():
     assert "alloc='greedy'" in str(e.value) and "uniform, halving" in str(e.value)
 
 
-def _positions(game_id: str, options: dict, seed: int, want: int, kmin: int, kmax: int):
-    """Decisions of heuristic self-play where the search weighs kmin..kmax candidates."""
-    game = make_game(game_id, options)
-    heuristic = make_agent("heuristic", game_id, options)
-    probe = make_agent("search:2", game_id, options)
-    rng = np.random.default_rng(seed)
-    out = []
-    for g in range(40):
-        state = game.new_initial_state(seed=seed + g)
-        while not state.is_terminal() and len(out) < want:
-            p = state.current_player()
-            mask = state.legal_actions_mask()
-            obs, info = agent_inputs(probe, state, p, mask)
-            if mask.sum() > 1:
-                probe.act(obs, mask.copy(), np.random.default_rng(0), info)
-                if kmin <= len(probe.last_values) <= kmax:
-                    out.append(state.clone())
-            obs, info = agent_inputs(heuristic, state, p, mask)
-            state.apply(int(heuristic.act(obs, mask.copy(), rng, info)))
-        if len(out) >= want:
-            return out
-    raise AssertionError(f"fewer than {want} positions with {kmin}-{kmax} candidates")
-
-
-def _decide(agent, state, seed: int) -> int:
-    p = state.current_player()
-    mask = state.legal_actions_mask()
-    obs, info = agent_inputs(agent, state, p, mask)
-    return int(agent.act(obs, mask.copy(), np.random.default_rng(seed), info))
-
-
 def test_two_candidates_are_the_plain_search():
     plain = make_agent("search:40", "muggins_dominoes_v0")
     halving = make_agent("search:40,alloc=halving", "muggins_dominoes_v0")
-    for i, state in enumerate(_positions("muggins_dominoes_v0", {}, 4700, 8, 2, 2)):
-        assert _decide(plain, state, i) == _decide(halving, state, i)
+    for i, state in enumerate(positions("muggins_dominoes_v0", {}, 4700, 8, 2, 2)):
+        assert decide(plain, state, i) == decide(halving, state, i)
         assert plain.last_values == halving.last_values and len(plain.last_values) == 2
 
 
-def _scripted(agent, worth: dict[int, float]):
-    """Replace the rollouts by known values (the move's worth plus the world's noise, the same
-    for every move of one world: the rollouts' replayed stream); return the actions played."""
-    log = []
-
-    def rollout(state, action, player, rng):
-        log.append(action)
-        return worth[action] + float(rng.normal(0, 0.05))
-
-    agent._rollout = rollout
-    return log
-
-
-def _lay_away(seed: int):
-    """A standard cribbage lay-away (six candidates) for ``search:120,alloc=halving``: the agent,
-    its inputs, the heuristic's move and its candidates."""
-    game_id, options = "cribbage_v0", {"num_players": 2, "muggins": False}
-    state = _positions(game_id, options, seed, 1, 6, 6)[0]
-    agent = make_agent("search:120,alloc=halving", game_id, options)
-    mask = state.legal_actions_mask()
-    obs, info = agent_inputs(agent, state, state.current_player(), mask)
-    default = int(agent.heuristic.act(obs, mask.copy(), np.random.default_rng(1), info))
-    cands = [int(a) for a in agent.heuristic.candidates(info["view"], mask.nonzero()[0], 6)]
-    assert default in cands and len(cands) == 6
-    return agent, obs, mask, info, default, cands
-
-
 def test_six_candidates_in_three_rounds_within_the_budget():
-    agent, obs, mask, info, default, cands = _lay_away(4800)
+    agent, obs, mask, info, default, cands = lay_away(4800)
     # the default worth least, one other move worth far more than the rest
     others = [a for a in cands if a != default]
     worth = {default: 0.0, **{a: 0.1 * (i + 1) for i, a in enumerate(others)}}
     best = others[-1]
     worth[best] = 2.0
-    log = _scripted(agent, worth)
+    log = scripted(agent, worth)
     chosen = int(agent.act(obs, mask.copy(), np.random.default_rng(1), info))
     assert chosen == best
     assert len(log) <= 120
@@ -114,7 +56,7 @@ def test_six_candidates_in_three_rounds_within_the_budget():
 
 
 def test_the_default_stays_without_evidence():
-    agent, obs, mask, info, default, cands = _lay_away(4900)
+    agent, obs, mask, info, default, cands = lay_away(4900)
     # every move worth the same: none beats the default by z standard errors
     calls = []
 
