@@ -40,14 +40,17 @@ def decide(agent, state, seed: int) -> int:
     return int(agent.act(obs, mask.copy(), np.random.default_rng(seed), info))
 
 
-def scripted(agent, worth: dict[int, float]):
+def scripted(agent, worth: dict[int, float], own: float = 0.0):
     """Replace the rollouts by known values (the move's worth plus the world's noise, the same
-    for every move of one world: the rollouts' replayed stream); return the actions played."""
+    for every move of one world: the rollouts' replayed stream; plus, with ``own`` > 0, noise of
+    each rollout's own of that deviation); return the actions played."""
     log = []
+    noise = np.random.default_rng(5)
 
     def rollout(state, action, player, rng):
         log.append(action)
-        return worth[action] + float(rng.normal(0, 0.05))
+        value = worth[action] + float(rng.normal(0, 0.05))
+        return value + float(noise.normal(0, own)) if own else value
 
     agent._rollout = rollout
     return log

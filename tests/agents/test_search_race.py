@@ -45,34 +45,15 @@ def test_a_far_better_move_settles_the_race_at_the_floor():
 
 
 def test_equal_moves_leave_after_one_round_and_the_default_is_played():
-    agent, obs, mask, info, default, _cands = lay_away(5100, SPEC)
-    calls = []
-
-    def rollout(state, action, player, rng):
-        calls.append(action)
-        return 0.5
-
-    agent._rollout = rollout
+    agent, obs, mask, info, default, cands = lay_away(5100, SPEC)
+    log = scripted(agent, {a: 0.5 for a in cands})  # the same value in every world
     assert int(agent.act(obs, mask.copy(), np.random.default_rng(1), info)) == default
-    assert len(calls) == 6 * (120 // (RACE_ROUNDS * 6))  # one round of every candidate
-
-
-def _noisy(agent, worth: dict[int, float], sd: float):
-    """Rollouts worth ``worth`` plus noise of their own (not shared within a world)."""
-    noise = np.random.default_rng(5)
-    log = []
-
-    def rollout(state, action, player, rng):
-        log.append(action)
-        return worth[action] + float(noise.normal(0, sd))
-
-    agent._rollout = rollout
-    return log
+    assert len(log) == 6 * (120 // (RACE_ROUNDS * 6))  # one round of every candidate
 
 
 def test_a_close_choice_runs_to_the_cap():
     agent, obs, mask, info, _default, cands = lay_away(5200, SPEC)
-    log = _noisy(agent, {a: 0.0 for a in cands}, 1.0)
+    log = scripted(agent, {a: 0.0 for a in cands}, own=1.0)
     agent.act(obs, mask.copy(), np.random.default_rng(1), info)
     assert 120 < len(log) <= RACE_MAX * 120  # past N, since nothing settles it; never past the cap
 
@@ -85,7 +66,7 @@ def test_the_default_leaves_only_beyond_z():
         better = next(a for a in cands if a != default)
         worth = {a: -10.0 for a in cands}
         worth[default], worth[better] = 0.0, 1.0
-        log = _noisy(agent, worth, 0.1)
+        log = scripted(agent, worth, own=0.1)
         chosen = int(agent.act(obs, mask.copy(), np.random.default_rng(1), info))
         assert (chosen == default) == kept, spec
         if kept:  # the default stayed in every round, beside the better move
