@@ -230,7 +230,7 @@ def make_agent(spec: str, game_id: str, options: dict | None = None) -> Agent:
         return _declared_hook(spec, game_id, game, "table_heuristic", "position values and a heuristic that reads them")
     if kind == "heuristic" and kwargs.get("value") == "net":
         return _declared_hook(spec, game_id, game, "net_heuristic", "a heuristic that weighs the next seat's answer",
-                           setting="value=net")
+                              setting="value=net")
     heuristic = cls(game)
     if kind == "heuristic":
         return heuristic

@@ -19,6 +19,12 @@ from pathlib import Path
 
 ZOO = Path(__file__).resolve().parents[1] / "agents" / "zoo"
 
+#: the strongest dominoes player measured (2 and 4 players) and what taught both dominoes networks
+STRONGEST_DOMINOES = "search:95,policy=heuristic:value=net,rollout=heuristic,prior=policy,worlds=inferred,alloc=halving"
+TAUGHT_DOMINOES = ("a clone of heuristic:value=net, then 40k decisions of search:100,policy=heuristic:value=net,"
+                   "rollout=heuristic,prior=policy,worlds=inferred (the strongest player's search at 100 "
+                   "rollouts, uniform)")
+
 #: zoo model -> (parity, the strongest player: spec, win rate vs heuristic, its by-deal 95% interval,
 #: deals, source), (the network: win rate vs heuristic, interval, deals, source), what taught it
 FIGURES = {
@@ -45,24 +51,18 @@ FIGURES = {
         "taught_by": "the heuristic only (a clone and 40k PPO steps): not yet taught by the strongest player"},
     "muggins_dominoes_v0/default": {
         "parity": 0.5,
-        "strongest": (("search:95,policy=heuristic:value=net,rollout=heuristic,prior=policy,worlds=inferred,"
-                   "alloc=halving"), 0.835, [0.8133, 0.855], 600,
+        "strongest": (STRONGEST_DOMINOES, 0.835, [0.8133, 0.855], 600,
                    "benchmarks/results/position_values/PLAN.md addendum 13, seed 47150000"),
         "network": (0.682, [0.6685, 0.6947], 2000, "PLAN.md addendum 13, seed 47130000"),
-        "taught_by": "a clone of heuristic:value=net, then 40k decisions of search:100,policy=heuristic:value=net,"
-                  "rollout=heuristic,prior=policy,worlds=inferred (the strongest player's search at 100 "
-                  "rollouts, uniform)"},
+        "taught_by": TAUGHT_DOMINOES},
     "muggins_dominoes_v0/4p": {
         "parity": 0.5,
-        "strongest": (("search:95,policy=heuristic:value=net,rollout=heuristic,prior=policy,worlds=inferred,"
-                   "alloc=halving"), 0.6975, [0.670, 0.7263], 400,
+        "strongest": (STRONGEST_DOMINOES, 0.6975, [0.670, 0.7263], 400,
                    "benchmarks/results/position_values/PLAN.md addendum 14, seed 47180000"),
         "network": (0.600, [0.5862, 0.6142], 2000, "PLAN.md addendum 14, seed 47160000"),
         "note": "reached by the point estimates only: the network's margin 0.100 [0.086, 0.114] against half "
              "the strongest player's 0.099 (half of its interval: 0.085-0.113)",
-        "taught_by": "a clone of heuristic:value=net, then 40k decisions of search:100,policy=heuristic:value=net,"
-                  "rollout=heuristic,prior=policy,worlds=inferred (the strongest player's search at 100 "
-                  "rollouts, uniform)"},
+        "taught_by": TAUGHT_DOMINOES},
     "michigan_v0/default": {
         "parity": 0.25,
         "strongest": ("search:200", 0.323, [0.299, 0.347], 200, "docs/results.md, baseline figures"),
