@@ -25,15 +25,19 @@ TAUGHT_DOMINOES = ("a clone of heuristic:value=net, then 40k decisions of search
                    "rollout=heuristic,prior=policy,worlds=inferred (the strongest player's search at 100 "
                    "rollouts, uniform)")
 
+#: the strongest cribbage 2p player measured against the heuristic, muggins and standard (addendum 18)
+RACE_CRIBBAGE = "search:220,value=table,alloc=race"
+
 #: zoo model -> (parity, the strongest player: spec, win rate vs heuristic, its by-deal 95% interval,
 #: deals, source), (the network: win rate vs heuristic, interval, deals, source), what taught it
 FIGURES = {
     "cribbage_v0/default": {
         "parity": 0.5,
-        "strongest": ("search:400", 0.526, [0.502, 0.548], 330, "docs/results.md, baseline figures"),
+        "strongest": (RACE_CRIBBAGE, 0.551, [0.529, 0.576], 350,
+                   "benchmarks/results/position_values/PLAN.md addendum 18 A, seed 51000"),
         "network": (0.5039, [0.5012, 0.5066], 16000, "docs/zoo.md, seed 18600"),
         "taught_by": "search:200's decisions (32k and 64k labels) after a clone of the heuristic; not the "
-                  "strongest player's own budget"},
+                  "strongest player's (the race valued by the position table, measured after the network)"},
     "cribbage_v0/4p": {
         "parity": 0.5,
         "strongest": ("search:400", 0.529, [0.517, 0.541], 1335, "docs/results.md, baseline figures"),
@@ -41,7 +45,8 @@ FIGURES = {
         "taught_by": "search:200's decisions (32k labels) after a clone of the heuristic"},
     "cribbage_v0/standard": {
         "parity": 0.5,
-        "strongest": ("best:cribbage_v0/standard", 0.560, [0.520, 0.610], 50, "docs/zoo.md, seed 34000"),
+        "strongest": (RACE_CRIBBAGE, 0.566, [0.546, 0.585], 510,
+                   "benchmarks/results/position_values/PLAN.md addendum 18 B, seed 52000"),
         "network": (0.508, [0.5005, 0.5153], 2000, "docs/zoo.md, seed 47000"),
         "taught_by": "the heuristic only (a clone and 40k PPO steps): not yet taught by the strongest player"},
     "cribbage_v0/standard_4p": {
