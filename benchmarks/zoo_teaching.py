@@ -47,8 +47,10 @@ FIGURES = {
         "parity": 0.5,
         "strongest": (RACE_CRIBBAGE, 0.566, [0.546, 0.585], 510,
                    "benchmarks/results/position_values/PLAN.md addendum 18 B, seed 52000"),
-        "network": (0.508, [0.5005, 0.5153], 2000, "docs/zoo.md, seed 47000"),
-        "taught_by": "the heuristic only (a clone and 40k PPO steps): not yet taught by the strongest player"},
+        "network": (0.507, [0.501, 0.512], 4000, "PLAN.md addendum 20, seed 57000"),
+        "taught_by": "the strongest player's decisions (32k labels of search:220,value=table,alloc=race) after a "
+                  "clone of the heuristic (preset standard_taught); the clone alone, now "
+                  "zoo:cribbage_v0/standard_clone, won 0.5045 on the same deals"},
     "cribbage_v0/standard_4p": {
         "parity": 0.5,
         "strongest": ("best:cribbage_v0/standard_4p", 0.542, [0.500, 0.625], 12, "docs/zoo.md, seed 34000"),
