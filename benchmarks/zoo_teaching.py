@@ -54,8 +54,10 @@ FIGURES = {
     "cribbage_v0/standard_4p": {
         "parity": 0.5,
         "strongest": ("best:cribbage_v0/standard_4p", 0.542, [0.500, 0.625], 12, "docs/zoo.md, seed 34000"),
-        "network": (0.502, [0.494, 0.510], 2000, "docs/zoo.md, seed 47001"),
-        "taught_by": "the heuristic only (a clone and 40k PPO steps): not yet taught by the strongest player"},
+        "network": (0.510, [0.504, 0.517], 4000, "PLAN.md addendum 20, seed 57001"),
+        "taught_by": "the race valued by the position table at 4 players (32k labels of search:180,value=table,"
+                  "alloc=race) after a clone of the heuristic (preset standard_4p_taught), not the best: player; "
+                  "the clone alone, now zoo:cribbage_v0/standard_4p_clone, won 0.506 on the same deals"},
     "muggins_dominoes_v0/default": {
         "parity": 0.5,
         "strongest": (STRONGEST_DOMINOES, 0.835, [0.8133, 0.855], 600,

@@ -156,8 +156,9 @@ def test_muggins_serve_seats_a_standard_player_only_on_a_standard_table():
 
 @pytest.mark.parametrize(("preset", "n", "name", "teacher"), [
     ("standard", 2, "cribbage_v0/standard_clone", "heuristic"),
-    ("standard_4p", 4, "cribbage_v0/standard_4p", "heuristic"),
+    ("standard_4p", 4, "cribbage_v0/standard_4p_clone", "heuristic"),
     ("standard_taught", 2, "cribbage_v0/standard", "search:220,value=table,alloc=race"),
+    ("standard_4p_taught", 4, "cribbage_v0/standard_4p", "search:180,value=table,alloc=race"),
 ])
 def test_the_standard_presets_train_standard_cribbage_as_their_zoo_models_were(preset, n, name, teacher):
     from muggins_env.train.config import load_config
