@@ -22,9 +22,18 @@ PROMPT = r"player (\d)> "
 ENV = dict(os.environ, NO_COLOR="1", COLUMNS="120", LINES="50", TERM="xterm")
 
 
+def _sigint_default() -> None:
+    """The child's Ctrl-C as at a terminal: a test run started in the background by a script
+    (``(make test &)``) hands its children SIGINT ignored, and Python then installs no
+    KeyboardInterrupt, so the Ctrl-C tests would wait for an interruption that cannot come."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(*args: str, timeout: float = 30) -> pexpect.spawn:
     return pexpect.spawn(sys.executable, ["-m", *args], env=ENV, encoding="utf-8", timeout=timeout,
-                         dimensions=(50, 120))
+                         dimensions=(50, 120), preexec_fn=_sigint_default)
 
 
 def play(env_id: str, save, *extra: str) -> pexpect.spawn:
@@ -268,7 +277,7 @@ def test_a_ctrl_c_that_lands_just_before_the_prompts_read_still_interrupts_it():
     silent, keep_open = os.pipe()
     try:
         proc = subprocess.Popen([sys.executable, "-c", _SIGNAL_BEFORE_THE_READ], stdin=silent,
-                                stdout=subprocess.PIPE, text=True)
+                                stdout=subprocess.PIPE, text=True, preexec_fn=_sigint_default)
         try:
             out, _ = proc.communicate(timeout=30)
         finally:
