@@ -41,7 +41,7 @@ def test_standard_cribbage_has_a_network_and_a_best_player_whose_card_names_its_
 
 
 @pytest.mark.parametrize(("name", "options"), CRIBBAGE)
-def test_each_cribbage_configuration_has_exactly_its_own_network(name, options):
+def test_each_cribbage_configuration_has_its_own_network_first_and_besides_only_those_it_replaced(name, options):
     fits = fitting_models("cribbage_v0", options)
     assert fits[0] == name and fitting_models("cribbage_v0", {**options, "reward": "points"}) == fits  # reward changes no game
     # besides it only a network it replaced, kept loadable (its card says so)
