@@ -60,8 +60,9 @@ def export(run: str | Path, name: str, eval_dir: str | Path | None = None, prese
     if eval_dir:
         ev = _evaluation(Path(eval_dir))
         opts_text = "".join(f" --opt {k}={v}" for k, v in (ev["options"] or {}).items())
-        evaluate = (f" && muggins-eval --game {game_id}{opts_text} --agents ppo:{run} heuristic --deals {ev['deals']} "
-                    f"--seed {ev['seed']} --out {eval_dir}")
+        lineup = f" --lineup {ev['lineup']}" if ev["lineup"] != "cycle" else ""  # cycle: muggins-eval's default
+        evaluate = (f" && muggins-eval --game {game_id}{opts_text} --agents ppo:{run} heuristic{lineup} --deals "
+                    f"{ev['deals']} --seed {ev['seed']} --out {eval_dir}")
     card: dict[str, Any] = {
         "game": game_id, "game_options": opts,
         "game_options_text": ", ".join(f"{k}={v}" for k, v in opts.items() if k != "reward"),
