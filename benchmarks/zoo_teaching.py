@@ -75,8 +75,11 @@ FIGURES = {
     "michigan_v0/default": {
         "parity": 0.25,
         "strongest": ("search:200", 0.323, [0.299, 0.347], 200, "docs/results.md, baseline figures"),
-        "network": (0.2779, [0.2703, 0.2853], 2000, "docs/results.md, expert iteration, seed 35000"),
-        "taught_by": "expert iteration: 4 rounds of search:200's decisions guided by the network"},
+        "network": (0.2887, [0.2835, 0.2946], 4000, "PLAN.md addendum 22, seed 58000"),
+        "taught_by": "64k decisions of search:190,worlds=inferred,alloc=halving,z=0.5 (the search that judges "
+                  "moves as search:400 does at search:200's time) after a clone of the heuristic (preset "
+                  "taught); the expert iteration network it replaced, now zoo:michigan_v0/exit, won 0.2745 on "
+                  "the same deals"},
     "muggins_cards_v0/mistakes": {
         "parity": 0.25,
         "strongest": ("search:100,horizon=192", 0.259, [0.256, 0.263], 2000, "docs/results.md, baseline figures"),

@@ -28,3 +28,27 @@ def test_the_dominoes_network_keeps_half_the_strongest_players_margin():
     t = model_card("muggins_dominoes_v0")["teaching"]
     assert t["reached"] and t["network_vs_heuristic"] - 0.5 >= (t["strongest_vs_heuristic"] - 0.5) / 2
     assert t["strongest"].startswith("search:95,policy=heuristic:value=net")
+
+
+def test_a_network_measured_by_its_own_cards_evaluation_states_that_figure():
+    """The teaching block's figure for the network is the card's own evaluation where both name the
+    same deals (seed and size), e.g. Michigan's network taught by the search (addendum 22)."""
+    checked = []
+    for name in CONFIGS:
+        card = model_card(name)
+        t, ev = card["teaching"], card["evaluation"]
+        if f"seed {ev.get('seed')}" not in t["network_source"] or t["network_deals"] != ev.get("deals"):
+            continue
+        own = next(a for a in ev["agents"] if a["spec"].startswith(("ppo:", "zoo:")))
+        assert t["network_vs_heuristic"] == pytest.approx(own["win_rate"], abs=5e-4), name
+        assert t["network_ci95"] == pytest.approx(own["win_rate_dup_ci95"], abs=5e-4), name
+        checked.append(name)
+    assert "michigan_v0" in checked
+
+
+def test_michigans_network_is_taught_by_the_search_and_keeps_half_its_margin():
+    card = model_card("michigan_v0")
+    assert card["preset"] == "taught" and card["pretrain"]["teacher"] == "search:190,worlds=inferred,alloc=halving,z=0.5"
+    assert card["teaching"]["reached"] and card["evaluation"]["deals"] == 4000
+    assert "--lineup single" in card["regenerate"]  # the seating its evaluation was played in
+    assert model_card("michigan_v0/exit")["note"].startswith("zoo:michigan_v0 until")
