@@ -41,8 +41,11 @@ FIGURES = {
     "cribbage_v0/4p": {
         "parity": 0.5,
         "strongest": ("search:400", 0.529, [0.517, 0.541], 1335, "docs/results.md, baseline figures"),
-        "network": (0.5102, [0.5071, 0.5135], 16000, "docs/zoo.md, seed 18601"),
-        "taught_by": "search:200's decisions (32k labels) after a clone of the heuristic"},
+        "network": (0.5099, [0.5035, 0.5161], 4000, "PLAN.md addendum 22, seed 58001"),
+        "taught_by": "the race valued by the position table at 4 players (32k labels of search:180,value=table,"
+                  "alloc=race) after a clone of the heuristic (preset scorer_hinted_4p_taught); the network "
+                  "taught by search:200 it replaced, now zoo:cribbage_v0/4p_search200, won 0.5059 on the same "
+                  "deals (0.5102 over 16,000 others)"},
     "cribbage_v0/standard": {
         "parity": 0.5,
         "strongest": (RACE_CRIBBAGE, 0.566, [0.546, 0.585], 510,

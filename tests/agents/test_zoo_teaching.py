@@ -52,3 +52,15 @@ def test_michigans_network_is_taught_by_the_search_and_keeps_half_its_margin():
     assert card["teaching"]["reached"] and card["evaluation"]["deals"] == 4000
     assert "--lineup single" in card["regenerate"]  # the seating its evaluation was played in
     assert model_card("michigan_v0/exit")["note"].startswith("zoo:michigan_v0 until")
+
+
+def test_four_player_cribbages_network_is_taught_by_the_race_and_best_keeps_the_network_it_measured():
+    from muggins_env.agents import parse_spec
+
+    card = model_card("cribbage_v0/4p")
+    assert card["preset"] == "scorer_hinted_4p_taught"
+    assert card["pretrain"]["teacher"] == "search:180,value=table,alloc=race"
+    assert card["game_options"]["num_players"] == 4 and card["game_options"]["muggins"] is True
+    assert model_card("cribbage_v0/4p_search200")["pretrain"]["teacher"] == "search:200"
+    _, _, kwargs = parse_spec(best_players()["cribbage_v0/4p"]["spec"])
+    assert kwargs["policy"] == "zoo:cribbage_v0/4p_search200"
