@@ -3,6 +3,7 @@ measured against, how much of that player's margin over the heuristic it keeps, 
 of it where it falls short (``teaching``, written by benchmarks/zoo_teaching.py)."""
 
 import pytest
+from muggins_env.agents import parse_spec
 from muggins_env.agents.zoo import best_players, model_card
 
 CONFIGS = sorted(best_players())
@@ -55,8 +56,6 @@ def test_michigans_network_is_taught_by_the_search_and_keeps_half_its_margin():
 
 
 def test_four_player_cribbages_network_is_taught_by_the_race_and_best_keeps_the_network_it_measured():
-    from muggins_env.agents import parse_spec
-
     card = model_card("cribbage_v0/4p")
     assert card["preset"] == "scorer_hinted_4p_taught"
     assert card["pretrain"]["teacher"] == "search:180,value=table,alloc=race"
