@@ -36,8 +36,10 @@ FIGURES = {
         "strongest": (RACE_CRIBBAGE, 0.551, [0.529, 0.576], 350,
                    "benchmarks/results/position_values/PLAN.md addendum 18 A, seed 51000"),
         "network": (0.5039, [0.5012, 0.5066], 16000, "docs/zoo.md, seed 18600"),
-        "taught_by": "search:200's decisions (32k and 64k labels) after a clone of the heuristic; not the "
-                  "strongest player's (the race valued by the position table, measured after the network)"},
+        "taught_by": "search:200's decisions (32k and 64k labels) after a clone of the heuristic; taught by the "
+                  "strongest player's instead (32k labels of search:220,value=table,alloc=race, preset "
+                  "scorer_hinted_taught) the same network won 0.5008 against this one's 0.5042 on the same "
+                  "4,000 deals (paired -0.0035 [-0.0091, +0.0021], PLAN.md addendum 26) and was not shipped"},
     "cribbage_v0/4p": {
         "parity": 0.5,
         "strongest": ("search:400", 0.529, [0.517, 0.541], 1335, "docs/results.md, baseline figures"),
