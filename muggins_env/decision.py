@@ -15,7 +15,8 @@ what to hand ``agent.act(observation, action_mask, rng, info)`` (the protocol is
   an agent that needs only the view (``bare_view=True``); ``player_view(info)`` reads either.
 
 ``play_forced_moves`` plays the decisions no agent is asked about (one legal action, the envs'
-``skip_forced``) for the AEC env and the RLlib env alike.
+``skip_forced``), and ``apply_action`` applies an agent's action with them, for the AEC env and the
+RLlib env alike.
 """
 
 from __future__ import annotations
@@ -72,6 +73,19 @@ def play_forced_moves(state: State) -> np.ndarray | None:
         r = state.rewards()
         total = r.copy() if total is None else total + r
     return total
+
+
+def apply_action(state: State, action: int, skip_forced: bool) -> np.ndarray:
+    """Apply ``action`` (validated by the game) and, with ``skip_forced``, the forced moves after it;
+    return what they paid every seat. Where nothing was forced this is ``state.rewards()`` itself
+    (the read-only zeros of a quiet step, which the AEC env tells apart by identity), else a new array."""
+    state.apply(action)
+    gained = state.rewards()
+    if skip_forced:
+        more = play_forced_moves(state)
+        if more is not None:
+            gained = gained + more
+    return gained
 
 
 def agent_action(agent: Any, state: State, p: int, mask: np.ndarray, rng: np.random.Generator,

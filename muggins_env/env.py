@@ -24,7 +24,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .decision import play_forced_moves
+from .decision import apply_action, play_forced_moves
 from .kernel.game import Game, IllegalActionError, State
 from .kernel.options import plain
 from .kernel.rewards import quiet_rewards
@@ -155,12 +155,7 @@ class KernelAECEnv(AECEnv):
         state = self._state
         if agent != self._to_act:  # cannot happen through agent_iter
             raise IllegalActionError(f"{agent} acted out of turn; it is {self._to_act}'s turn")
-        state.apply(action)  # the game's apply validates (State.check_legal) and raises clearly
-        gained = state.rewards()
-        if self.skip_forced:
-            more = play_forced_moves(state)
-            if more is not None:
-                gained = gained + more
+        gained = apply_action(state, action, self.skip_forced)  # the game validates and raises clearly
         cumulative = self._cumulative_rewards
         cumulative[agent] = 0.0
         if gained is self._quiet:  # most steps pay nothing: nothing to accumulate, and the

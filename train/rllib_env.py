@@ -45,7 +45,7 @@ from ray.rllib.env.single_agent_episode import SingleAgentEpisode
 from ray.rllib.utils.metrics import WEIGHTS_SEQ_NO
 
 import muggins_env
-from muggins_env.decision import agent_action, play_forced_moves
+from muggins_env.decision import agent_action, apply_action, play_forced_moves
 from muggins_env.env import check_reset_options
 from muggins_env.kernel.game import State
 from muggins_env.kernel.rewards import quiet_rewards
@@ -169,14 +169,7 @@ class MugginsMultiAgentEnv(MultiAgentEnv):
     # -- internals -------------------------------------------------------------------------------
     def _apply(self, action: int) -> None:
         """Apply ``action`` (then the forced moves, with ``skip_forced``), holding what it paid."""
-        state = self.state
-        state.apply(action)  # the game's apply validates (State.check_legal) and raises clearly
-        gained = state.rewards()
-        if self.skip_forced:
-            more = play_forced_moves(state)
-            if more is not None:
-                gained = gained + more
-        self._collect(gained)
+        self._collect(apply_action(self.state, action, self.skip_forced))  # the game validates and raises
 
     def _collect(self, gained: np.ndarray | None) -> None:
         """Add what the last apply paid every seat to their pending rewards."""
