@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from muggins_env.agents import make_game
 
-from muggins_env.decision import agent_action, agent_inputs
+from muggins_env.decision import agent_action, agent_inputs, apply_action
 from muggins_env.text_view import text_view
 from tests import ROOT
 
@@ -93,6 +93,42 @@ def test_a_text_agent_gets_the_decision_in_words_with_its_history(decision):
     assert lazy["text"] == info["text"] and calls == [1]
     agent_inputs(Declares(), state, p, mask, lambda: calls.append(1) or history)
     assert calls == [1]  # a history function is called only for an agent that reads text
+
+
+@pytest.mark.parametrize("game_id", ["cribbage_v0", "muggins_dominoes_v0"])
+def test_apply_action_pays_what_the_action_and_the_forced_moves_after_it_paid(game_id):
+    """Checked against applying by hand on a clone: the action, then each single-legal decision."""
+    state = make_game(game_id).new_initial_state(seed=11)
+    rng = np.random.default_rng(11)
+    forced_seen = quiet_seen = 0
+    while not state.is_terminal():
+        action = int(rng.choice(state.legal_actions()))
+        by_hand = state.clone()
+        by_hand.apply(action)
+        expected = by_hand.rewards().copy()
+        forced = 0
+        while not by_hand.is_terminal() and len(by_hand.legal_actions()) == 1:
+            by_hand.apply(by_hand.legal_actions()[0])
+            expected = expected + by_hand.rewards()
+            forced += 1
+        gained = apply_action(state, action, skip_forced=True)
+        assert gained.tolist() == expected.tolist()
+        assert state.state_array().tolist() == by_hand.state_array().tolist()
+        forced_seen += forced > 0
+        if forced == 0 and not expected.any():
+            assert gained is state.rewards()  # the quiet step's shared zeros, which the AEC env tests by identity
+            quiet_seen += 1
+    assert forced_seen and quiet_seen
+
+
+def test_apply_action_without_skip_forced_applies_the_action_alone(decision):
+    state, p, mask = decision
+    by_hand = state.clone()
+    action = state.legal_actions()[0]
+    by_hand.apply(action)
+    gained = apply_action(state, action, skip_forced=False)
+    assert gained.tolist() == by_hand.rewards().tolist()
+    assert state.state_array().tolist() == by_hand.state_array().tolist()
 
 
 def test_agent_action_hands_the_agent_its_inputs(decision):
