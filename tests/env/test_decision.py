@@ -95,12 +95,13 @@ def test_a_text_agent_gets_the_decision_in_words_with_its_history(decision):
     assert calls == [1]  # a history function is called only for an agent that reads text
 
 
-@pytest.mark.parametrize("game_id", ["cribbage_v0", "muggins_dominoes_v0"])
-def test_apply_action_pays_what_the_action_and_the_forced_moves_after_it_paid(game_id):
+@pytest.mark.parametrize("game_id, options", [("cribbage_v0", {"reward": "points"}), ("michigan_v0", {}),
+                                              ("muggins_dominoes_v0", {})])
+def test_apply_action_pays_what_the_action_and_the_forced_moves_after_it_paid(game_id, options):
     """Checked against applying by hand on a clone: the action, then each single-legal decision."""
-    state = make_game(game_id).new_initial_state(seed=11)
+    state = make_game(game_id, options).new_initial_state(seed=11)
     rng = np.random.default_rng(11)
-    forced_seen = quiet_seen = 0
+    forced_seen = quiet_seen = forced_paid = 0
     while not state.is_terminal():
         action = int(rng.choice(state.legal_actions()))
         by_hand = state.clone()
@@ -110,6 +111,7 @@ def test_apply_action_pays_what_the_action_and_the_forced_moves_after_it_paid(ga
         while not by_hand.is_terminal() and len(by_hand.legal_actions()) == 1:
             by_hand.apply(by_hand.legal_actions()[0])
             expected = expected + by_hand.rewards()
+            forced_paid += bool(by_hand.rewards().any())
             forced += 1
         gained = apply_action(state, action, skip_forced=True)
         assert gained.tolist() == expected.tolist()
@@ -119,10 +121,12 @@ def test_apply_action_pays_what_the_action_and_the_forced_moves_after_it_paid(ga
             assert gained is state.rewards()  # the quiet step's shared zeros, which the AEC env tests by identity
             quiet_seen += 1
     assert forced_seen and quiet_seen
+    if game_id != "muggins_dominoes_v0":  # (a dominoes pass or draw pays nothing)
+        assert forced_paid, "no forced move paid anything: the sum over them went untested"
 
 
 def test_apply_action_without_skip_forced_applies_the_action_alone(decision):
-    state, p, mask = decision
+    state = decision[0]
     by_hand = state.clone()
     action = state.legal_actions()[0]
     by_hand.apply(action)
