@@ -47,7 +47,9 @@ FIGURES = {
         "taught_by": "the race valued by the position table at 4 players (32k labels of search:180,value=table,"
                   "alloc=race) after a clone of the heuristic (preset scorer_hinted_4p_taught); the network "
                   "taught by search:200 it replaced, now zoo:cribbage_v0/4p_search200, won 0.5059 on the same "
-                  "deals (0.5102 over 16,000 others)"},
+                  "deals (0.5102 over 16,000 others); the same labels in two DAgger rounds (preset "
+                  "scorer_hinted_4p_dagger) gave 0.5096 against this one's 0.5120 on 4,000 other deals (paired "
+                  "-0.0024 [-0.0102, +0.0055], PLAN.md addendum 27) and were not shipped"},
     "cribbage_v0/standard": {
         "parity": 0.5,
         "strongest": (RACE_CRIBBAGE, 0.566, [0.546, 0.585], 510,
