@@ -63,3 +63,18 @@ def test_four_player_cribbages_network_is_taught_by_the_race_and_best_keeps_the_
     assert model_card("cribbage_v0/4p_search200")["pretrain"]["teacher"] == "search:200"
     _, _, kwargs = parse_spec(best_players()["cribbage_v0/4p"]["spec"])
     assert kwargs["policy"] == "zoo:cribbage_v0/4p_search200"
+
+
+def test_card_muggins_network_is_taught_by_k_and_best_keeps_the_network_it_measured():
+    from muggins_env.agents import parse_spec
+
+    card = model_card("muggins_cards_v0/mistakes")
+    assert card["preset"] == "scorer_hinted_k" and card["features"] == "hinted"
+    assert card["pretrain"]["teacher"] == "search:20,horizon=1000"
+    assert card["game_options"]["mistakes"] is True and card["game_options"]["num_players"] == 4
+    assert card["evaluation"]["deals"] == 16000 and card["evaluation"]["seed"] == 58004
+    old = model_card("muggins_cards_v0/mistakes_ppo")
+    assert old["preset"] == "scorer" and old["note"].startswith("zoo:muggins_cards_v0/mistakes until")
+    assert "teaching" not in old  # item 5's block belongs to the configuration's current network
+    _, _, kwargs = parse_spec(best_players()["muggins_cards_v0/mistakes"]["spec"])
+    assert kwargs["policy"] == "zoo:muggins_cards_v0/mistakes_ppo"
