@@ -85,7 +85,9 @@ FIGURES = {
         "network": (0.2887, [0.2835, 0.2946], 4000, "PLAN.md addendum 22, seed 58000"),
         "note": "the larger of the two margins measured: search:190,worlds=inferred,alloc=halving,z=0.5, which "
              "beats search:200 head to head (0.259), won 0.3156 [0.3111, 0.3203] over 6,040 deals against the "
-             "heuristic (PLAN.md addendum 24, seed 59000), a goal of 0.2828 on its own",
+             "heuristic (PLAN.md addendum 24, seed 59000), a goal of 0.2828 on its own; the same guided by the taught "
+             "network (search:170,...,policy=zoo:michigan_v0,rollout=heuristic,prior=hybrid), which beats search:200 "
+             "head to head (0.2570), won 0.3129 [0.3094, 0.3163] over 10,200 deals (addendum 29, seed 61000)",
         "taught_by": "64k decisions of search:190,worlds=inferred,alloc=halving,z=0.5 (the search that judges "
                   "moves as search:400 does at search:200's time) after a clone of the heuristic (preset "
                   "taught); the expert iteration network it replaced, now zoo:michigan_v0/exit, won 0.2745 on "
