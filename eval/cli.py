@@ -25,7 +25,7 @@ from pathlib import Path
 from muggins_env.eval.report import print_table, save_results, summarise
 from muggins_env.eval.tournament import LINEUPS, run_tournament
 
-from muggins_env.extras import MissingExtraError, missing_line, require_extra
+from muggins_env.extras import report_missing
 from muggins_env.kernel.options import parse_opt, parse_value  # noqa: F401  (parse_value: this module's API)
 
 
@@ -163,10 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.list_agents:
         return list_agents()
-    try:
-        require_extra("eval")
-    except MissingExtraError as e:
-        print(missing_line("muggins-eval", e), file=sys.stderr)
+    if report_missing("muggins-eval", "eval"):
         return 1
     if args.merge:
         return merge_main(parser, args)
@@ -197,11 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         options = zoo_options
         print(f"{game} {options}: the game and options of {', '.join(a for a in agents if a.startswith('zoo:'))}",
               flush=True)
-    try:
-        if any(str(a).startswith("ppo:") for a in agents):
-            require_extra("train", "a ppo: agent")
-    except MissingExtraError as e:
-        print(missing_line("muggins-eval", e), file=sys.stderr)
+    if any(str(a).startswith("ppo:") for a in agents) and report_missing("muggins-eval", "train", "a ppo: agent"):
         return 1
     try:
         for text in args.opt:

@@ -7,7 +7,10 @@ games when the report is built.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
+import sys
+from collections.abc import Sequence
 
 #: extra of pyproject.toml -> the modules (import names) the commands need from it
 EXTRA_MODULES = {
@@ -57,3 +60,18 @@ def require_extra(extra: str, what: str = "this command") -> None:
     missing = missing_modules(extra)
     if missing:
         raise missing_error(extra, what, ", ".join(missing))
+
+
+def report_missing(prog: str, extra: str, what: str = "this command", imports: Sequence[str] = ()) -> bool:
+    """Print ``prog``'s one line (``missing_line``) and return True when ``extra`` is not installed,
+    or when one of ``imports`` is there but fails to import (a broken install reads as missing);
+    the command then exits 1. False when all is there."""
+    try:
+        require_extra(extra, what)
+        for module in imports:
+            importlib.import_module(module)
+    except ImportError as e:
+        err = e if isinstance(e, MissingExtraError) else missing_error(extra, what, str(e))
+        print(missing_line(prog, err), file=sys.stderr)
+        return True
+    return False

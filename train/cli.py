@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from muggins_env.extras import MissingExtraError, missing_error, missing_line, require_extra
+from muggins_env.extras import missing_error, missing_line, report_missing
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -69,10 +69,7 @@ def preset_summary(name: str, limit: int = 120) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    try:
-        require_extra("train")
-    except MissingExtraError as e:
-        print(missing_line("muggins-train", e), file=sys.stderr)
+    if report_missing("muggins-train", "train"):
         return 1
     from muggins_env.train.config import ConfigError, list_presets, load_config  # needs the extra (yaml)
 
@@ -125,12 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if cfg["expert_iteration"]["rounds"]:
         return _train_exit(cfg, out, args)
-    if cfg["backend"] == "rllib":
-        try:
-            require_extra("rllib", "--backend rllib")
-        except MissingExtraError as e:
-            print(missing_line("muggins-train", e), file=sys.stderr)
-            return 1
+    if cfg["backend"] == "rllib" and report_missing("muggins-train", "rllib", "--backend rllib"):
+        return 1
     from muggins_env.train.trainer import RunDirError, prepare_out
 
     try:

@@ -27,7 +27,7 @@ from muggins_env.play.tui.prompt import ask
 from muggins_env.play.tui.text import move_line, result_lines, scores_line, seat_label
 
 from muggins_env import ENV_NAMES
-from muggins_env.extras import MissingExtraError, missing_error, missing_line, require_extra
+from muggins_env.extras import report_missing
 from muggins_env.kernel.options import parse_opt
 
 QUIT = ("quit", "exit", "q")
@@ -214,13 +214,9 @@ def default_path(session: GameSession) -> Path:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
-        require_extra("play")
-        from rich.console import Console
-    except ImportError as e:  # MissingExtraError, or rich there but broken
-        err = e if isinstance(e, MissingExtraError) else missing_error("play", missing=str(e))
-        print(missing_line("muggins-play", err), file=sys.stderr)
+    if report_missing("muggins-play", "play", imports=("rich.console",)):
         return 1
+    from rich.console import Console
     try:
         options = dict(parse_opt(t) for t in args.opt)
         from muggins_env import make

@@ -22,7 +22,7 @@ from muggins_env.play.session import GameSession
 from muggins_env.play.tui.prompt import ask
 from muggins_env.play.tui.text import move_line, result_lines, scores_line
 
-from muggins_env.extras import MissingExtraError, missing_error, missing_line, require_extra
+from muggins_env.extras import report_missing
 from muggins_env.records import GameRecord, MoveRecord, RecordError, load, positions
 
 HELP = "Enter/n: next move   b: back   <number>: go to that move   s: start   e: end   q: quit"
@@ -135,14 +135,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if args.delay:
                     time.sleep(args.delay)
             return 0
-        try:
-            require_extra("play", "the interactive replay (else --auto)")
-            from rich.console import Console
-        except ImportError as e:  # MissingExtraError, or rich there but broken
-            err = e if isinstance(e, MissingExtraError) else missing_error(
-                "play", "the interactive replay (else --auto)", str(e))
-            print(missing_line("muggins-replay", err), file=sys.stderr)
+        if report_missing("muggins-replay", "play", "the interactive replay (else --auto)", imports=("rich.console",)):
             return 1
+        from rich.console import Console
         console = Console(highlight=False)
         console.print(HELP, markup=False)
         try:

@@ -15,7 +15,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from muggins_env.extras import MissingExtraError, missing_line, require_extra
+from muggins_env.extras import report_missing
 
 DEFAULT_DB = "muggins-games/muggins-serve.sqlite3"
 WS_MAX_SIZE = 64 * 1024  # bytes of a WebSocket frame uvicorn accepts (the app's own cap is lower; above it: 1009)
@@ -80,10 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if bad:
         parser.error(f"{', '.join(bad)}: --delay, --idle-minutes, --create-rate, --seat-timeout and --max-search "
                      "must be >= 0; --max-tables and --agent-workers >= 1; --keep-days and --move-seconds > 0")
-    try:
-        require_extra("web", "muggins-serve")
-    except MissingExtraError as e:
-        print(missing_line("muggins-serve", e), file=sys.stderr)
+    if report_missing("muggins-serve", "web", "muggins-serve"):
         return 1
     import uvicorn
     from muggins_env.play.web.app import create_app

@@ -64,12 +64,13 @@ def test_a_missing_extra_is_one_line_of_one_form_exit_1_everywhere(monkeypatch, 
     from muggins_env.eval.cli import main as eval_main
     from muggins_env.play.tui import play as play_cli
     from muggins_env.play.tui import replay as replay_cli
+    from muggins_env.play.web.cli import main as serve_main
     from muggins_env.train.cli import main as train_main
 
     from muggins_env import extras
 
     real = importlib.util.find_spec
-    hidden = {"ray", "rich", "openskill"}
+    hidden = {"ray", "rich", "openskill", "uvicorn"}
     monkeypatch.setattr(extras.importlib.util, "find_spec", lambda name, *a: None if name in hidden else real(name, *a))
     form = r"^muggins-(\w+): error: .+ needs the \[(\w+)\] extra \(missing: .+\); install it with: pip install 'muggins-env\[\2\]'$"
     import re
@@ -79,6 +80,7 @@ def test_a_missing_extra_is_one_line_of_one_form_exit_1_everywhere(monkeypatch, 
         "eval": lambda: eval_main(["--game", "michigan_v0", "--agents", "heuristic", "random", "--deals", "1"]),
         "play": lambda: play_cli.main(["--game", "michigan_v0"]),
         "replay": lambda: replay_cli.main([str(record)]),
+        "serve": lambda: serve_main([]),
     }
     from muggins_env.play.session import GameSession
 
