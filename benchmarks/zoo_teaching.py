@@ -62,6 +62,9 @@ FIGURES = {
         "parity": 0.5,
         "strongest": ("best:cribbage_v0/standard_4p", 0.542, [0.500, 0.625], 12, "docs/zoo.md, seed 34000"),
         "network": (0.510, [0.504, 0.517], 4000, "PLAN.md addendum 20, seed 57001"),
+        "note": "the larger of the two margins measured: search:180,value=table,alloc=race, the player that taught "
+             "the network, won 0.526 [0.513, 0.539] over 1,320 deals in the network's format (PLAN.md addendum 30, "
+             "seed 70000), a goal of 0.513 on its own",
         "taught_by": "the race valued by the position table at 4 players (32k labels of search:180,value=table,"
                   "alloc=race) after a clone of the heuristic (preset standard_4p_taught), not the best: player; "
                   "the clone alone, now zoo:cribbage_v0/standard_4p_clone, won 0.506 on the same deals"},
